@@ -1,0 +1,63 @@
+import knexFactory, { type Knex } from 'knex';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  knex: Knex;
+  dialect: Dialect;
+  /** Where the data lives, without credentials: a file path or `host:port/db`. */
+  location: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** A Postgres connection string; when absent the embedded SQLite file is used. */
+  databaseUrl?: string;
+  sqliteFile: string;
+  /** Postgres pool size; the API and worker share one process in `cairn start`. */
+  poolMax?: number;
+}
+
+export function openDatabase(options: DatabaseOptions): Database {
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.poolMax ?? 10)
+    : openSqlite(options.sqliteFile);
+}
+
+function openSqlite(file: string): Database {
+  mkdirSync(dirname(file), { recursive: true });
+  const knex = knexFactory({
+    client: 'better-sqlite3',
+    connection: { filename: file },
+    useNullAsDefault: true,
+    pool: {
+      // WAL lets readers proceed while a writer commits; busy_timeout makes a second
+      // process (API and worker split) wait for the lock instead of failing at once.
+      afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+        conn.pragma('journal_mode = WAL');
+        conn.pragma('busy_timeout = 5000');
+        conn.pragma('foreign_keys = ON');
+        conn.pragma('synchronous = NORMAL');
+        done(null, conn);
+      },
+    },
+  });
+  return { knex, dialect: 'sqlite', location: file, close: () => knex.destroy() };
+}
+
+function openPostgres(url: string, poolMax: number): Database {
+  const knex = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: poolMax } });
+  return { knex, dialect: 'postgres', location: describePostgresUrl(url), close: () => knex.destroy() };
+}
+
+/** host:port/database, never the user or password. */
+export function describePostgresUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`;
+  } catch {
+    return 'postgres (unparseable URL)';
+  }
+}

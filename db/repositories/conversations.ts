@@ -1,0 +1,126 @@
+import type { Knex } from 'knex';
+import { randomUUID } from 'node:crypto';
+import { nowIso, toIso, toIsoOrNull } from '../rows.js';
+
+export interface Conversation {
+  id: string;
+  platform: string;
+  platformConversationId: string;
+  codebaseId: string | null;
+  title: string | null;
+  cwd: string | null;
+  isolationEnvironmentId: string | null;
+  lastActivityAt: string;
+  deletedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface NewConversation {
+  platform: string;
+  /** Defaults to a fresh id for the web platform. */
+  platformConversationId?: string;
+  codebaseId?: string | null;
+  title?: string | null;
+  cwd?: string | null;
+}
+
+interface ConversationRow {
+  id: string;
+  platform: string;
+  platform_conversation_id: string;
+  codebase_id: string | null;
+  title: string | null;
+  cwd: string | null;
+  isolation_environment_id: string | null;
+  last_activity_at: unknown;
+  deleted_at: unknown;
+  created_at: unknown;
+  updated_at: unknown;
+}
+
+function fromRow(row: ConversationRow): Conversation {
+  return {
+    id: row.id,
+    platform: row.platform,
+    platformConversationId: row.platform_conversation_id,
+    codebaseId: row.codebase_id,
+    title: row.title,
+    cwd: row.cwd,
+    isolationEnvironmentId: row.isolation_environment_id,
+    lastActivityAt: toIso(row.last_activity_at),
+    deletedAt: toIsoOrNull(row.deleted_at),
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  };
+}
+
+export async function createConversation(knex: Knex, input: NewConversation): Promise<Conversation> {
+  const now = nowIso();
+  const id = randomUUID();
+  const row: ConversationRow = {
+    id,
+    platform: input.platform,
+    platform_conversation_id: input.platformConversationId ?? id,
+    codebase_id: input.codebaseId ?? null,
+    title: input.title ?? null,
+    cwd: input.cwd ?? null,
+    isolation_environment_id: null,
+    last_activity_at: now,
+    deleted_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await knex('conversations').insert(row);
+  return fromRow(row);
+}
+
+export async function findConversation(knex: Knex, id: string): Promise<Conversation | undefined> {
+  const row = await knex<ConversationRow>('conversations').where({ id }).first();
+  return row ? fromRow(row) : undefined;
+}
+
+/** The web API addresses conversations by platform_conversation_id (spec: the `{id}` of the flow). */
+export async function findConversationByPlatformId(
+  knex: Knex,
+  platform: string,
+  platformConversationId: string,
+): Promise<Conversation | undefined> {
+  const row = await knex<ConversationRow>('conversations')
+    .where({ platform, platform_conversation_id: platformConversationId })
+    .first();
+  return row ? fromRow(row) : undefined;
+}
+
+export async function listConversations(
+  knex: Knex,
+  filter: { codebaseId?: string; includeDeleted?: boolean } = {},
+): Promise<Conversation[]> {
+  const query = knex<ConversationRow>('conversations');
+  if (filter.codebaseId) query.where('codebase_id', filter.codebaseId);
+  if (!filter.includeDeleted) query.whereNull('deleted_at');
+  const rows = await query.orderBy([
+    { column: 'last_activity_at', order: 'desc' },
+    { column: 'id', order: 'desc' },
+  ]);
+  return rows.map(fromRow);
+}
+
+export async function renameConversation(knex: Knex, id: string, title: string): Promise<Conversation | undefined> {
+  await knex('conversations').where({ id }).update({ title, updated_at: nowIso() });
+  return findConversation(knex, id);
+}
+
+/** Soft delete: the row and its messages stay; returns false when already deleted or unknown. */
+export async function softDeleteConversation(knex: Knex, id: string): Promise<boolean> {
+  const now = nowIso();
+  const changed = await knex('conversations')
+    .where({ id })
+    .whereNull('deleted_at')
+    .update({ deleted_at: now, updated_at: now });
+  return changed > 0;
+}
+
+export async function touchConversation(knex: Knex, id: string): Promise<void> {
+  await knex('conversations').where({ id }).update({ last_activity_at: nowIso() });
+}

@@ -1,0 +1,81 @@
+import type { Knex } from 'knex';
+import { nowIso, toIso, toNumber, parseJson } from '../rows.js';
+
+/** The stream every workflow event is also written to. */
+export const DASHBOARD_STREAM = '__dashboard__';
+
+export interface JournalEvent {
+  id: number;
+  streamKey: string;
+  type: string;
+  payload: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface NewJournalEvent {
+  streamKey: string;
+  type: string;
+  payload: Record<string, unknown>;
+}
+
+interface EventRow {
+  id: number | string;
+  stream_key: string;
+  type: string;
+  payload: string;
+  created_at: unknown;
+}
+
+function fromRow(row: EventRow): JournalEvent {
+  return {
+    id: toNumber(row.id),
+    streamKey: row.stream_key,
+    type: row.type,
+    payload: parseJson(row.payload, {}),
+    createdAt: toIso(row.created_at),
+  };
+}
+
+/** Appends events in one insert, keeping their order; returns them with their journal ids. */
+export async function appendEvents(knex: Knex, events: NewJournalEvent[]): Promise<JournalEvent[]> {
+  if (events.length === 0) return [];
+  const createdAt = nowIso();
+  const rows = await knex('events')
+    .insert(
+      events.map((e) => ({
+        stream_key: e.streamKey,
+        type: e.type,
+        payload: JSON.stringify(e.payload),
+        created_at: createdAt,
+      })),
+    )
+    .returning(['id', 'stream_key', 'type', 'payload', 'created_at']);
+  return (rows as EventRow[]).map(fromRow).sort((a, b) => a.id - b.id);
+}
+
+export async function appendEvent(knex: Knex, event: NewJournalEvent): Promise<JournalEvent> {
+  const [stored] = await appendEvents(knex, [event]);
+  return stored!;
+}
+
+/** Events of one stream after a journal id, oldest first. */
+export async function readEventsAfter(
+  knex: Knex,
+  streamKey: string,
+  afterId: number,
+  limit = 500,
+): Promise<JournalEvent[]> {
+  const rows = await knex<EventRow>('events')
+    .where('stream_key', streamKey)
+    .andWhere('id', '>', afterId)
+    .orderBy('id', 'asc')
+    .limit(limit);
+  return rows.map(fromRow);
+}
+
+export async function latestEventId(knex: Knex, streamKey?: string): Promise<number> {
+  const query = knex('events').max({ max: 'id' });
+  if (streamKey) query.where('stream_key', streamKey);
+  const row = (await query.first()) as { max: unknown } | undefined;
+  return row?.max == null ? 0 : toNumber(row.max);
+}

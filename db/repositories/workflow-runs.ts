@@ -1,0 +1,133 @@
+import type { Knex } from 'knex';
+import { randomUUID } from 'node:crypto';
+import { countOf, nowIso, parseJson, toIso, toIsoOrNull, toNumber } from '../rows.js';
+
+export const RUN_STATUSES = ['pending', 'running', 'paused', 'completed', 'failed', 'cancelled', 'abandoned'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['completed', 'failed', 'cancelled', 'abandoned'];
+
+export interface WorkflowRun {
+  id: string;
+  workflowName: string;
+  conversationId: string | null;
+  codebaseId: string | null;
+  isolationEnvironmentId: string | null;
+  workerPlatformId: string | null;
+  status: RunStatus;
+  message: string | null;
+  definition: Record<string, unknown>;
+  currentNode: string | null;
+  error: string | null;
+  totalTokens: number;
+  totalCostUsd: number;
+  startedAt: string | null;
+  completedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface NewWorkflowRun {
+  workflowName: string;
+  definition: Record<string, unknown>;
+  message?: string | null;
+  conversationId?: string | null;
+  codebaseId?: string | null;
+  workerPlatformId?: string | null;
+}
+
+interface RunRow {
+  id: string;
+  workflow_name: string;
+  conversation_id: string | null;
+  codebase_id: string | null;
+  isolation_environment_id: string | null;
+  worker_platform_id: string | null;
+  status: RunStatus;
+  message: string | null;
+  definition: string;
+  current_node: string | null;
+  error: string | null;
+  total_tokens: number | string;
+  total_cost_usd: number | string;
+  started_at: unknown;
+  completed_at: unknown;
+  created_at: unknown;
+  updated_at: unknown;
+}
+
+function fromRow(row: RunRow): WorkflowRun {
+  return {
+    id: row.id,
+    workflowName: row.workflow_name,
+    conversationId: row.conversation_id,
+    codebaseId: row.codebase_id,
+    isolationEnvironmentId: row.isolation_environment_id,
+    workerPlatformId: row.worker_platform_id,
+    status: row.status,
+    message: row.message,
+    definition: parseJson(row.definition, {}),
+    currentNode: row.current_node,
+    error: row.error,
+    totalTokens: toNumber(row.total_tokens),
+    totalCostUsd: toNumber(row.total_cost_usd),
+    startedAt: toIsoOrNull(row.started_at),
+    completedAt: toIsoOrNull(row.completed_at),
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  };
+}
+
+export async function createRun(knex: Knex, input: NewWorkflowRun): Promise<WorkflowRun> {
+  const now = nowIso();
+  const row: RunRow = {
+    id: randomUUID(),
+    workflow_name: input.workflowName,
+    conversation_id: input.conversationId ?? null,
+    codebase_id: input.codebaseId ?? null,
+    isolation_environment_id: null,
+    worker_platform_id: input.workerPlatformId ?? null,
+    status: 'pending',
+    message: input.message ?? null,
+    definition: JSON.stringify(input.definition),
+    current_node: null,
+    error: null,
+    total_tokens: 0,
+    total_cost_usd: 0,
+    started_at: null,
+    completed_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await knex('workflow_runs').insert(row);
+  return fromRow(row);
+}
+
+export async function findRun(knex: Knex, id: string): Promise<WorkflowRun | undefined> {
+  const row = await knex<RunRow>('workflow_runs').where({ id }).first();
+  return row ? fromRow(row) : undefined;
+}
+
+/**
+ * Compare-and-swap of a run's status: changes it only when the current status is one of
+ * `from`, so two racing operations cannot both succeed. Returns whether this call won.
+ */
+export async function transitionRun(
+  knex: Knex,
+  id: string,
+  from: readonly RunStatus[],
+  to: RunStatus,
+  extra: { error?: string | null } = {},
+): Promise<boolean> {
+  const now = nowIso();
+  const patch: Record<string, unknown> = { status: to, updated_at: now };
+  if (to === 'running') patch.started_at = knex.raw('COALESCE(started_at, ?)', [now]);
+  if (TERMINAL_RUN_STATUSES.includes(to)) patch.completed_at = now;
+  if (extra.error !== undefined) patch.error = extra.error;
+  const changed = await knex('workflow_runs').where({ id }).whereIn('status', from).update(patch);
+  return changed > 0;
+}
+
+export async function countRunsWithStatus(knex: Knex, status: RunStatus): Promise<number> {
+  const row = (await knex('workflow_runs').where({ status }).count({ count: '*' }).first()) as { count: unknown };
+  return countOf(row);
+}

@@ -1,0 +1,34 @@
+import { expect } from 'chai';
+import { databaseKinds } from '../../support/databases.js';
+import { migrateToLatest, pendingMigrations, rollbackAll } from '../../../db/migrate.js';
+
+const CORE_TABLES = [
+  'codebases',
+  'conversations',
+  'messages',
+  'assistant_sessions',
+  'isolation_environments',
+  'workflow_runs',
+  'workflow_run_events',
+  'events',
+];
+
+for (const kind of databaseKinds()) {
+  describe(`migrations (${kind.name})`, () => {
+    it('creates every core table, is idempotent, and rolls back cleanly', async () => {
+      const test = await kind.create({ migrate: false });
+      try {
+        const { knex } = test.db;
+        expect(await pendingMigrations(knex)).to.deep.equal(['0001-core-tables']);
+        expect(await migrateToLatest(knex)).to.deep.equal(['0001-core-tables']);
+        for (const table of CORE_TABLES) expect(await knex.schema.hasTable(table), table).to.equal(true);
+        expect(await migrateToLatest(knex)).to.deep.equal([]);
+        expect(await pendingMigrations(knex)).to.deep.equal([]);
+        await rollbackAll(knex);
+        for (const table of CORE_TABLES) expect(await knex.schema.hasTable(table), table).to.equal(false);
+      } finally {
+        await test.dispose();
+      }
+    });
+  });
+}

@@ -1,0 +1,83 @@
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { randomUUID } from 'node:crypto';
+import { toolCacheDir } from '../../config/paths.js';
+import { createLogger } from '../../config/logger.js';
+import { provideTemporal, type TemporalEndpoint } from '../../worker/temporal/provide-temporal.js';
+import { installTemporalRuntime } from '../../worker/runtime.js';
+import { loadWorkflowBundle } from '../../worker/workflow-bundle.js';
+import { createWorkers, type WorkerSet } from '../../worker/create-workers.js';
+import type { Database } from '../../db/connection.js';
+import { makeTempDir } from './temp-dirs.js';
+
+export interface TestTemporal {
+  endpoint: TemporalEndpoint;
+  client: Client;
+  nativeConnection: NativeConnection;
+  bundle: { code: string };
+}
+
+let shared: Promise<TestTemporal> | undefined;
+const quietLogger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+const bundleCache = makeTempDir('cairn-bundle-');
+
+/**
+ * One Temporal dev server for the whole test run, started on first use (in-memory, random
+ * port). TEMPORAL_ADDRESS points the suite at an existing server instead.
+ */
+export function testTemporal(): Promise<TestTemporal> {
+  shared ??= (async () => {
+    installTemporalRuntime(quietLogger);
+    const endpoint = await provideTemporal({
+      address: process.env.TEMPORAL_ADDRESS,
+      namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
+      env: process.env,
+      toolCacheDir: toolCacheDir(process.env),
+      ports: 'random',
+      ui: false,
+      say: (line) => process.stderr.write(`${line}\n`),
+    });
+    const connection = await Connection.connect({ address: endpoint.address });
+    const client = new Client({ connection, namespace: endpoint.namespace });
+    const nativeConnection = await NativeConnection.connect({ address: endpoint.address });
+    const bundle = await loadWorkflowBundle(bundleCache.path, quietLogger);
+    return { endpoint, client, nativeConnection, bundle };
+  })();
+  return shared;
+}
+
+export async function stopTestTemporal(): Promise<void> {
+  if (!shared) return;
+  const temporal = await shared;
+  shared = undefined;
+  await temporal.client.connection.close();
+  await temporal.nativeConnection.close();
+  await temporal.endpoint.stop();
+  bundleCache.cleanup();
+}
+
+/** Runs `body` while a fresh pair of workers (own task queue) serves it, then stops them. */
+export async function withTestWorkers<T>(
+  db: Database,
+  body: (context: { temporal: TestTemporal; taskQueue: string; workers: WorkerSet }) => Promise<T>,
+  options: { maxConcurrentAssistantSessions?: number } = {},
+): Promise<T> {
+  const temporal = await testTemporal();
+  const taskQueue = `test-${randomUUID()}`;
+  const workers = await createWorkers({
+    connection: temporal.nativeConnection,
+    namespace: temporal.endpoint.namespace,
+    taskQueue,
+    workflowBundle: temporal.bundle,
+    maxConcurrentAssistantSessions: options.maxConcurrentAssistantSessions ?? 4,
+    shutdownGraceTime: '2 seconds',
+    dependencies: { db, logger: quietLogger },
+  });
+  const running = workers.run();
+  try {
+    return await body({ temporal, taskQueue, workers });
+  } finally {
+    workers.shutdown();
+    await running;
+  }
+}

@@ -1,0 +1,56 @@
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { assistantQueueFor } from '../domain/task-queues.js';
+import { createAssistantActivities, createCoreActivities, type ActivityDependencies } from '../activities/index.js';
+
+export interface WorkerSetOptions {
+  connection: NativeConnection;
+  namespace: string;
+  /** The core queue; the assistant queue is derived from it. */
+  taskQueue: string;
+  workflowBundle: { code: string };
+  /** Assistant sessions that may run at once (MAX_CONCURRENT_CONVERSATIONS). */
+  maxConcurrentAssistantSessions: number;
+  /** How long activities get to finish after shutdown is requested. */
+  shutdownGraceTime?: string;
+  dependencies: ActivityDependencies;
+}
+
+export interface WorkerSet {
+  workers: Worker[];
+  /** Runs until shutdown() is called or a worker fails. */
+  run(): Promise<void>;
+  shutdown(): void;
+}
+
+/** The core worker (workflows and short activities) and the assistant worker (sessions). */
+export async function createWorkers(options: WorkerSetOptions): Promise<WorkerSet> {
+  const grace = options.shutdownGraceTime ?? '30 seconds';
+  const core = await Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    workflowBundle: options.workflowBundle,
+    activities: createCoreActivities(options.dependencies),
+    shutdownGraceTime: grace,
+  });
+  const assistant = await Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: assistantQueueFor(options.taskQueue),
+    activities: createAssistantActivities(options.dependencies),
+    maxConcurrentActivityTaskExecutions: options.maxConcurrentAssistantSessions,
+    shutdownGraceTime: grace,
+  });
+  const workers = [core, assistant];
+  return {
+    workers,
+    async run() {
+      await Promise.all(workers.map((w) => w.run()));
+    },
+    shutdown() {
+      for (const worker of workers) {
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+      }
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { buildTemporalCli } from './build-cli.js';
+import { startDevServer } from './dev-server.js';
+import { findGo, findTemporalCli } from './find-cli.js';
+import { downloadAndStartDevServer } from './sdk-download.js';
+import { freePort, preferredOrFreePort } from './ports.js';
+
+export interface TemporalEndpoint {
+  address: string;
+  namespace: string;
+  /** Web UI of an embedded server with a UI. */
+  uiUrl?: string;
+  /** True when Cairn started the server and must stop it. */
+  embedded: boolean;
+  stop(): Promise<void>;
+}
+
+export interface ProvideTemporalOptions {
+  /** TEMPORAL_ADDRESS: when set, Cairn connects there and starts nothing. */
+  address?: string;
+  namespace: string;
+  env: NodeJS.ProcessEnv;
+  toolCacheDir: string;
+  /** Persist workflows here; omit for an in-memory server (tests). */
+  databaseFile?: string;
+  /** Use the standard ports 7233/8233 when free (cairn start) or random ones (tests). */
+  ports: 'standard' | 'random';
+  /** Run the Web UI. */
+  ui: boolean;
+  say: (line: string) => void;
+}
+
+/** Connects to TEMPORAL_ADDRESS, or finds, builds or downloads the CLI and runs a dev server. */
+export async function provideTemporal(options: ProvideTemporalOptions): Promise<TemporalEndpoint> {
+  if (options.address) {
+    return { address: options.address, namespace: options.namespace, embedded: false, stop: async () => {} };
+  }
+  const port = options.ports === 'standard' ? await preferredOrFreePort(7233) : await freePort();
+  const uiPort = !options.ui ? undefined : options.ports === 'standard' ? await preferredOrFreePort(8233) : await freePort();
+  const cliPath = await obtainCli(options);
+  if (!cliPath) {
+    options.say('[temporal] no Temporal CLI and no Go toolchain found; downloading the dev server through the Temporal SDK...');
+    return downloadAndStartDevServer({ ...options, port, uiPort });
+  }
+  options.say(`[temporal] starting the embedded Temporal dev server (${cliPath})...`);
+  const server = await startDevServer({
+    cliPath,
+    databaseFile: options.databaseFile,
+    port,
+    uiPort,
+    namespace: options.namespace,
+    onOutput: (line) => {
+      if (/error|fatal|panic/i.test(line)) options.say(`[temporal] ${line}`);
+    },
+  });
+  return { address: server.address, namespace: options.namespace, uiUrl: server.uiUrl, embedded: true, stop: server.stop };
+}
+
+async function obtainCli(options: ProvideTemporalOptions): Promise<string | undefined> {
+  const found = findTemporalCli(options.env, options.toolCacheDir);
+  if (found) return found.path;
+  const go = findGo(options.env);
+  if (!go) return undefined;
+  return buildTemporalCli({ goBinary: go, toolCacheDir: options.toolCacheDir, env: options.env, say: options.say });
+}

@@ -27,6 +27,10 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const level = (LOG_LEVELS as readonly string[]).includes(options.level ?? '')
     ? (options.level as LevelWithSilent)
     : 'info';
-  const settings = { level, base: { service: 'cairn' }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  const settings = {
+    level,
+    base: { service: 'cairn' },
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+  };
   return options.destination ? pino(settings, options.destination) : pino(settings);
 }

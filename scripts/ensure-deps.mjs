@@ -30,7 +30,9 @@ function staleDependency() {
 
 const stale = staleDependency();
 if (stale) {
-  console.log(`[cairn] installing dependencies (${stale} is missing or out of date); this takes a minute or two...`);
+  console.log(
+    `[cairn] installing dependencies (${stale} is missing or out of date); this takes a minute or two...`,
+  );
   const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }

@@ -1,6 +1,10 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { assistantQueueFor } from '../domain/task-queues.js';
-import { createAssistantActivities, createCoreActivities, type ActivityDependencies } from '../activities/index.js';
+import {
+  createAssistantActivities,
+  createCoreActivities,
+  type ActivityDependencies,
+} from '../activities/index.js';
 
 export interface WorkerSetOptions {
   connection: NativeConnection;

@@ -13,6 +13,8 @@ export function installTemporalRuntime(logger: Logger): void {
   const sdkLog = logger.child({ component: 'temporal-sdk' });
   Runtime.install({
     logger: new DefaultLogger('WARN', (entry) => {
+      // The assistant worker serves activities only, by design.
+      if (entry.message.startsWith('No workflows registered')) return;
       const level = entry.level.toLowerCase() as Lowercase<LogLevel>;
       const method = level === 'error' ? 'error' : 'warn';
       sdkLog[method]({ event: 'temporal.sdk', ...entry.meta }, entry.message);

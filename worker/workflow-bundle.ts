@@ -20,7 +20,9 @@ function sourceFiles(dir: string): string[] {
 /** Changes whenever a workflow source file or the workflow SDK changes. */
 function bundleKey(): string {
   const hash = createHash('sha256');
-  const sdk = JSON.parse(readFileSync(join(projectRoot, 'node_modules/@temporalio/workflow/package.json'), 'utf8'));
+  const sdk = JSON.parse(
+    readFileSync(join(projectRoot, 'node_modules/@temporalio/workflow/package.json'), 'utf8'),
+  );
   hash.update(`sdk:${sdk.version}\n`);
   for (const dir of WORKFLOW_SOURCE_DIRS) {
     for (const file of sourceFiles(join(projectRoot, dir))) {
@@ -53,6 +55,9 @@ export async function loadWorkflowBundle(cacheDir: string, logger: Logger): Prom
   const partial = `${file}.${process.pid}.tmp`;
   writeFileSync(partial, code);
   renameSync(partial, file); // atomic: a concurrent reader never sees half a bundle
-  logger.info({ event: 'worker.bundle_built', durationMs: Date.now() - started, file }, 'workflow bundle built');
+  logger.info(
+    { event: 'worker.bundle_built', durationMs: Date.now() - started, file },
+    'workflow bundle built',
+  );
   return { code };
 }

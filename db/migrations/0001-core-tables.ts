@@ -37,7 +37,11 @@ export async function up(knex: Knex): Promise<void> {
 
   await knex.schema.createTable('messages', (t) => {
     t.bigIncrements('id').primary();
-    t.string('conversation_id', 36).notNullable().references('id').inTable('conversations').onDelete('CASCADE');
+    t.string('conversation_id', 36)
+      .notNullable()
+      .references('id')
+      .inTable('conversations')
+      .onDelete('CASCADE');
     t.string('role', 16).notNullable();
     t.text('content').notNullable();
     t.text('metadata');
@@ -50,7 +54,11 @@ export async function up(knex: Knex): Promise<void> {
 
   await knex.schema.createTable('assistant_sessions', (t) => {
     t.string('id', 36).primary();
-    t.string('conversation_id', 36).notNullable().references('id').inTable('conversations').onDelete('CASCADE');
+    t.string('conversation_id', 36)
+      .notNullable()
+      .references('id')
+      .inTable('conversations')
+      .onDelete('CASCADE');
     t.string('codebase_id', 36).references('id').inTable('codebases').onDelete('SET NULL');
     t.string('assistant', 16).notNullable();
     t.string('provider_session_id', 255);

@@ -47,7 +47,12 @@ function fromRow(row: SessionRow): AssistantSession {
 
 export async function createAssistantSession(
   knex: Knex,
-  input: { conversationId: string; codebaseId?: string | null; assistant: AssistantName; cwd?: string | null },
+  input: {
+    conversationId: string;
+    codebaseId?: string | null;
+    assistant: AssistantName;
+    cwd?: string | null;
+  },
 ): Promise<AssistantSession> {
   const now = nowIso();
   const row: SessionRow = {
@@ -66,7 +71,10 @@ export async function createAssistantSession(
   return fromRow(row);
 }
 
-export async function findActiveSession(knex: Knex, conversationId: string): Promise<AssistantSession | undefined> {
+export async function findActiveSession(
+  knex: Knex,
+  conversationId: string,
+): Promise<AssistantSession | undefined> {
   const row = await knex<SessionRow>('assistant_sessions')
     .where({ conversation_id: conversationId, status: 'active' })
     .orderBy('created_at', 'desc')
@@ -75,14 +83,20 @@ export async function findActiveSession(knex: Knex, conversationId: string): Pro
 }
 
 /** Stores the provider's id so the next turn resumes the same context. */
-export async function recordProviderSession(knex: Knex, id: string, providerSessionId: string): Promise<void> {
+export async function recordProviderSession(
+  knex: Knex,
+  id: string,
+  providerSessionId: string,
+): Promise<void> {
   await knex('assistant_sessions')
     .where({ id })
     .update({ provider_session_id: providerSessionId, last_activity_at: nowIso() });
 }
 
 export async function endSession(knex: Knex, id: string): Promise<void> {
-  await knex('assistant_sessions').where({ id, status: 'active' }).update({ status: 'ended', ended_at: nowIso() });
+  await knex('assistant_sessions')
+    .where({ id, status: 'active' })
+    .update({ status: 'ended', ended_at: nowIso() });
 }
 
 /** Retention: removes sessions whose last activity is older than the cutoff; returns how many. */

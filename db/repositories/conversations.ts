@@ -106,7 +106,11 @@ export async function listConversations(
   return rows.map(fromRow);
 }
 
-export async function renameConversation(knex: Knex, id: string, title: string): Promise<Conversation | undefined> {
+export async function renameConversation(
+  knex: Knex,
+  id: string,
+  title: string,
+): Promise<Conversation | undefined> {
   await knex('conversations').where({ id }).update({ title, updated_at: nowIso() });
   return findConversation(knex, id);
 }

@@ -51,7 +51,9 @@ function fromRow(row: EnvironmentRow): IsolationEnvironment {
 
 export async function createEnvironment(
   knex: Knex,
-  input: Pick<IsolationEnvironment, 'codebaseId' | 'kind' | 'key' | 'branch' | 'path'> & { baseBranch?: string | null },
+  input: Pick<IsolationEnvironment, 'codebaseId' | 'kind' | 'key' | 'branch' | 'path'> & {
+    baseBranch?: string | null;
+  },
 ): Promise<IsolationEnvironment> {
   const now = nowIso();
   const row: EnvironmentRow = {

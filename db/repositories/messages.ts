@@ -80,7 +80,10 @@ export async function transitionTurn(
   from: TurnStatus[],
   to: TurnStatus,
 ): Promise<boolean> {
-  const changed = await knex('messages').where('id', messageId).whereIn('turn_status', from).update({ turn_status: to });
+  const changed = await knex('messages')
+    .where('id', messageId)
+    .whereIn('turn_status', from)
+    .update({ turn_status: to });
   return changed > 0;
 }
 

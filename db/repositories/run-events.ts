@@ -36,7 +36,13 @@ function fromRow(row: RunEventRow): RunEvent {
 
 export async function appendRunEvent(
   knex: Knex,
-  input: { runId: string; type: string; nodeId?: string | null; actor?: string | null; payload?: Record<string, unknown> },
+  input: {
+    runId: string;
+    type: string;
+    nodeId?: string | null;
+    actor?: string | null;
+    payload?: Record<string, unknown>;
+  },
 ): Promise<RunEvent> {
   const [row] = (await knex('workflow_run_events')
     .insert({

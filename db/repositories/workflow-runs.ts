@@ -2,7 +2,15 @@ import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
 import { countOf, nowIso, parseJson, toIso, toIsoOrNull, toNumber } from '../rows.js';
 
-export const RUN_STATUSES = ['pending', 'running', 'paused', 'completed', 'failed', 'cancelled', 'abandoned'] as const;
+export const RUN_STATUSES = [
+  'pending',
+  'running',
+  'paused',
+  'completed',
+  'failed',
+  'cancelled',
+  'abandoned',
+] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['completed', 'failed', 'cancelled', 'abandoned'];
 
@@ -128,6 +136,8 @@ export async function transitionRun(
 }
 
 export async function countRunsWithStatus(knex: Knex, status: RunStatus): Promise<number> {
-  const row = (await knex('workflow_runs').where({ status }).count({ count: '*' }).first()) as { count: unknown };
+  const row = (await knex('workflow_runs').where({ status }).count({ count: '*' }).first()) as {
+    count: unknown;
+  };
   return countOf(row);
 }

@@ -11,7 +11,11 @@ const GIT_IDENTITY = {
 };
 
 export function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_IDENTITY }, encoding: 'utf8' }).trim();
+  return execFileSync('git', args, {
+    cwd,
+    env: { ...process.env, ...GIT_IDENTITY },
+    encoding: 'utf8',
+  }).trim();
 }
 
 export interface TempRepo {

@@ -79,7 +79,12 @@ async function acquireLock(lock: string, say: (line: string) => void): Promise<v
 function runGoInstall(options: BuildOptions, gobin: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(options.goBinary, ['install', `${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`], {
-      env: { ...options.env, GOBIN: gobin, CGO_ENABLED: options.env.CGO_ENABLED ?? '0', GOFLAGS: '-buildvcs=false' },
+      env: {
+        ...options.env,
+        GOBIN: gobin,
+        CGO_ENABLED: options.env.CGO_ENABLED ?? '0',
+        GOFLAGS: '-buildvcs=false',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -96,7 +101,12 @@ function runGoInstall(options: BuildOptions, gobin: string): Promise<void> {
     child.on('close', (code) => {
       clearInterval(ticker);
       if (code === 0) resolve();
-      else reject(new Error(`go install ${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION} failed (exit ${code}):\n${output}`));
+      else
+        reject(
+          new Error(
+            `go install ${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION} failed (exit ${code}):\n${output}`,
+          ),
+        );
     });
   });
 }

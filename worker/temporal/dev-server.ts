@@ -49,7 +49,10 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
 
   const address = `127.0.0.1:${options.port}`;
   try {
-    await Promise.race([waitUntilReady(address, options.readyTimeoutMs ?? 60_000, () => exited), spawnFailure]);
+    await Promise.race([
+      waitUntilReady(address, options.readyTimeoutMs ?? 60_000, () => exited),
+      spawnFailure,
+    ]);
   } catch (error) {
     await stopChild(child);
     const detail = recentOutput.trim() ? `\n${recentOutput.trim()}` : '';
@@ -82,7 +85,9 @@ async function waitUntilReady(address: string, timeoutMs: number, exited: () => 
       await sleep(200);
     }
   }
-  throw new Error(`no answer on ${address} within ${timeoutMs} ms (${(lastError as Error)?.message ?? 'unknown'})`);
+  throw new Error(
+    `no answer on ${address} within ${timeoutMs} ms (${(lastError as Error)?.message ?? 'unknown'})`,
+  );
 }
 
 /** SIGTERM lets the server flush its SQLite file; SIGKILL if it does not stop in time. */

@@ -35,10 +35,16 @@ export async function provideTemporal(options: ProvideTemporalOptions): Promise<
     return { address: options.address, namespace: options.namespace, embedded: false, stop: async () => {} };
   }
   const port = options.ports === 'standard' ? await preferredOrFreePort(7233) : await freePort();
-  const uiPort = !options.ui ? undefined : options.ports === 'standard' ? await preferredOrFreePort(8233) : await freePort();
+  const uiPort = !options.ui
+    ? undefined
+    : options.ports === 'standard'
+      ? await preferredOrFreePort(8233)
+      : await freePort();
   const cliPath = await obtainCli(options);
   if (!cliPath) {
-    options.say('[temporal] no Temporal CLI and no Go toolchain found; downloading the dev server through the Temporal SDK...');
+    options.say(
+      '[temporal] no Temporal CLI and no Go toolchain found; downloading the dev server through the Temporal SDK...',
+    );
     return downloadAndStartDevServer({ ...options, port, uiPort });
   }
   options.say(`[temporal] starting the embedded Temporal dev server (${cliPath})...`);
@@ -49,10 +55,17 @@ export async function provideTemporal(options: ProvideTemporalOptions): Promise<
     uiPort,
     namespace: options.namespace,
     onOutput: (line) => {
-      if (/error|fatal|panic/i.test(line)) options.say(`[temporal] ${line}`);
+      // The server logs at warn; only its errors are worth a console line.
+      if (/level=(ERROR|FATAL|DPANIC|PANIC)|^panic:/.test(line)) options.say(`[temporal] ${line}`);
     },
   });
-  return { address: server.address, namespace: options.namespace, uiUrl: server.uiUrl, embedded: true, stop: server.stop };
+  return {
+    address: server.address,
+    namespace: options.namespace,
+    uiUrl: server.uiUrl,
+    embedded: true,
+    stop: server.stop,
+  };
 }
 
 async function obtainCli(options: ProvideTemporalOptions): Promise<string | undefined> {
@@ -60,5 +73,10 @@ async function obtainCli(options: ProvideTemporalOptions): Promise<string | unde
   if (found) return found.path;
   const go = findGo(options.env);
   if (!go) return undefined;
-  return buildTemporalCli({ goBinary: go, toolCacheDir: options.toolCacheDir, env: options.env, say: options.say });
+  return buildTemporalCli({
+    goBinary: go,
+    toolCacheDir: options.toolCacheDir,
+    env: options.env,
+    say: options.say,
+  });
 }

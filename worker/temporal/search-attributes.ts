@@ -10,5 +10,8 @@ export const CAIRN_SEARCH_ATTRIBUTES = {
 
 /** `--search-attribute Name=Type` flags for `temporal server start-dev`. */
 export function searchAttributeFlags(): string[] {
-  return Object.entries(CAIRN_SEARCH_ATTRIBUTES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]);
+  return Object.entries(CAIRN_SEARCH_ATTRIBUTES).flatMap(([name, type]) => [
+    '--search-attribute',
+    `${name}=${type}`,
+  ]);
 }

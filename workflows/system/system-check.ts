@@ -1,5 +1,9 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { SystemActivities, DatabaseCheck, WorkerIdentity } from '../../activities/system/system-activities.js';
+import type {
+  SystemActivities,
+  DatabaseCheck,
+  WorkerIdentity,
+} from '../../activities/system/system-activities.js';
 import { assistantQueueFor } from '../../domain/task-queues.js';
 
 export interface SystemCheckResult {

@@ -30,12 +30,18 @@ for (const kind of databaseKinds()) {
       expect(created.allowEnvKeys).to.equal(false);
       const found = await codebases.findCodebase(knex, created.id);
       expect(found).to.deep.equal(created);
-      expect((await codebases.findCodebaseByRepositoryKey(knex, 'github.com/acme/widgets'))?.id).to.equal(created.id);
+      expect((await codebases.findCodebaseByRepositoryKey(knex, 'github.com/acme/widgets'))?.id).to.equal(
+        created.id,
+      );
       const updated = await codebases.updateCodebase(knex, created.id, { allowEnvKeys: true });
       expect(updated?.allowEnvKeys).to.equal(true);
       let duplicate: unknown;
       try {
-        await codebases.createCodebase(knex, { name: 'again', repositoryKey: 'github.com/acme/widgets', sourcePath: '/y' });
+        await codebases.createCodebase(knex, {
+          name: 'again',
+          repositoryKey: 'github.com/acme/widgets',
+          sourcePath: '/y',
+        });
       } catch (error) {
         duplicate = error;
       }
@@ -56,7 +62,9 @@ for (const kind of databaseKinds()) {
       expect(all.map((c) => c.id).sort()).to.deep.equal([a.id, b.id].sort());
       expect((await conversations.findConversation(knex, a.id))?.deletedAt).to.be.a('string');
       expect((await conversations.renameConversation(knex, b.id, 'renamed'))?.title).to.equal('renamed');
-      expect((await conversations.findConversationByPlatformId(knex, 'web', b.platformConversationId))?.id).to.equal(b.id);
+      expect(
+        (await conversations.findConversationByPlatformId(knex, 'web', b.platformConversationId))?.id,
+      ).to.equal(b.id);
     });
 
     it('pages messages by id and counts turns exactly', async () => {
@@ -76,7 +84,10 @@ for (const kind of databaseKinds()) {
       }
       const firstPage = await messages.listMessagesBefore(knex, conversation.id, { limit: 2 });
       expect(firstPage.map((m) => m.content)).to.deep.equal(['m4', 'm3']);
-      const secondPage = await messages.listMessagesBefore(knex, conversation.id, { limit: 2, beforeId: firstPage[1]!.id });
+      const secondPage = await messages.listMessagesBefore(knex, conversation.id, {
+        limit: 2,
+        beforeId: firstPage[1]!.id,
+      });
       expect(secondPage.map((m) => m.content)).to.deep.equal(['m2', 'm1']);
       expect(secondPage[0]!.metadata).to.deep.equal({ i: 2 });
 
@@ -87,8 +98,18 @@ for (const kind of databaseKinds()) {
 
     it('keeps one active isolation environment per codebase, kind and key', async () => {
       const { knex } = test.db;
-      const codebase = await codebases.createCodebase(knex, { name: 'r', repositoryKey: 'k', sourcePath: '/s' });
-      const input = { codebaseId: codebase.id, kind: 'thread' as const, key: 'abc', branch: 'cairn/thread-abc', path: '/w/1' };
+      const codebase = await codebases.createCodebase(knex, {
+        name: 'r',
+        repositoryKey: 'k',
+        sourcePath: '/s',
+      });
+      const input = {
+        codebaseId: codebase.id,
+        kind: 'thread' as const,
+        key: 'abc',
+        branch: 'cairn/thread-abc',
+        path: '/w/1',
+      };
       const first = await environments.createEnvironment(knex, input);
       let clash: unknown;
       try {
@@ -99,13 +120,18 @@ for (const kind of databaseKinds()) {
       expect(clash, 'second active environment').to.be.instanceOf(Error);
       expect(await environments.markEnvironmentDestroyed(knex, first.id)).to.equal(true);
       const second = await environments.createEnvironment(knex, { ...input, path: '/w/2' });
-      expect((await environments.findActiveEnvironment(knex, codebase.id, 'thread', 'abc'))?.id).to.equal(second.id);
+      expect((await environments.findActiveEnvironment(knex, codebase.id, 'thread', 'abc'))?.id).to.equal(
+        second.id,
+      );
       expect(await environments.listEnvironments(knex, codebase.id)).to.have.length(2);
     });
 
     it('changes a run status only from the expected state', async () => {
       const { knex } = test.db;
-      const run = await runs.createRun(knex, { workflowName: 'assist', definition: { name: 'assist', nodes: [] } });
+      const run = await runs.createRun(knex, {
+        workflowName: 'assist',
+        definition: { name: 'assist', nodes: [] },
+      });
       expect(await runs.transitionRun(knex, run.id, ['pending'], 'running')).to.equal(true);
       expect(await runs.countRunsWithStatus(knex, 'running')).to.equal(1);
       expect(await runs.transitionRun(knex, run.id, ['paused'], 'running')).to.equal(false);
@@ -118,7 +144,12 @@ for (const kind of databaseKinds()) {
       expect(failed?.definition).to.deep.equal({ name: 'assist', nodes: [] });
 
       await runEvents.appendRunEvent(knex, { runId: run.id, type: 'run_started', actor: 'test' });
-      await runEvents.appendRunEvent(knex, { runId: run.id, type: 'node_started', nodeId: 'plan', payload: { n: 1 } });
+      await runEvents.appendRunEvent(knex, {
+        runId: run.id,
+        type: 'node_started',
+        nodeId: 'plan',
+        payload: { n: 1 },
+      });
       const events = await runEvents.listRunEvents(knex, run.id);
       expect(events.map((e) => e.type)).to.deep.equal(['run_started', 'node_started']);
       expect(events[1]!.payload).to.deep.equal({ n: 1 });
@@ -142,11 +173,18 @@ for (const kind of databaseKinds()) {
     it('deletes assistant sessions inactive since a cutoff', async () => {
       const { knex } = test.db;
       const conversation = await conversations.createConversation(knex, { platform: 'web' });
-      const session = await sessions.createAssistantSession(knex, { conversationId: conversation.id, assistant: 'claude' });
+      const session = await sessions.createAssistantSession(knex, {
+        conversationId: conversation.id,
+        assistant: 'claude',
+      });
       await sessions.recordProviderSession(knex, session.id, 'provider-123');
-      expect((await sessions.findActiveSession(knex, conversation.id))?.providerSessionId).to.equal('provider-123');
+      expect((await sessions.findActiveSession(knex, conversation.id))?.providerSessionId).to.equal(
+        'provider-123',
+      );
       expect(await sessions.deleteSessionsInactiveSince(knex, '2000-01-01T00:00:00.000Z')).to.equal(0);
-      expect(await sessions.deleteSessionsInactiveSince(knex, new Date(Date.now() + 60_000).toISOString())).to.equal(1);
+      expect(
+        await sessions.deleteSessionsInactiveSince(knex, new Date(Date.now() + 60_000).toISOString()),
+      ).to.equal(1);
     });
   });
 }

@@ -1,0 +1,83 @@
+import Koa, { type Middleware } from 'koa';
+import YAML from 'yaml';
+import type { Logger } from '../../config/logger.js';
+import { jsonBody } from './body.js';
+import { cors } from './cors.js';
+import { errorHandler } from './error-handler.js';
+import { buildOpenApiDocument, type OpenApiComponents, type OpenApiServer } from './openapi.js';
+import { problemSchema } from './problem.js';
+import { requestId } from './request-id.js';
+import { requestLog } from './request-log.js';
+import { normalizeRoutes, type HttpState, type RouteDefinition } from './route.js';
+import { buildRouter, methodsForPath, unmatchedRoute, type StaticEndpoint } from './router.js';
+import { SchemaCompiler } from './validation.js';
+
+export interface HttpAppOptions {
+  title: string;
+  version: string;
+  description?: string;
+  routes: readonly RouteDefinition[];
+  logger: Logger;
+  /** `*` (default) or one exact origin. */
+  corsOrigin?: string;
+  bodyLimitBytes?: number;
+  /** Where the OpenAPI document is served; a path ending in .yaml or .yml serves YAML. */
+  openapiPaths?: string[];
+  components?: OpenApiComponents;
+  servers?: OpenApiServer[];
+  /** Runs after body parsing and before the routes (e.g. authentication). */
+  extraMiddleware?: Middleware<HttpState>[];
+}
+
+export type HttpApp = Koa<HttpState>;
+
+function openapiEndpoints(paths: string[], document: object): StaticEndpoint[] {
+  const json = JSON.stringify(document);
+  // Fresh objects throughout, so no YAML anchors appear; aliases off to be sure.
+  const yaml = YAML.stringify(document, { aliasDuplicateObjects: false });
+  return paths.map((path) => {
+    const isYaml = /\.ya?ml$/.test(path);
+    return {
+      path,
+      handler: (ctx) => {
+        ctx.type = isYaml ? 'application/yaml; charset=utf-8' : 'application/json; charset=utf-8';
+        ctx.body = isYaml ? yaml : json;
+      },
+    };
+  });
+}
+
+/**
+ * Builds a Koa app from a route table. Everything is checked and compiled here, so a bad schema
+ * or path fails at start-up, not on the first request.
+ */
+export function createHttpApp(options: HttpAppOptions): HttpApp {
+  const bodyLimitBytes = options.bodyLimitBytes ?? 1_000_000;
+  const routes = normalizeRoutes(options.routes);
+  const compiler = new SchemaCompiler({ Problem: problemSchema, ...options.components?.schemas });
+  const document = buildOpenApiDocument({
+    title: options.title,
+    version: options.version,
+    description: options.description,
+    servers: options.servers,
+    routes: options.routes,
+    components: options.components,
+  });
+  const router = buildRouter(routes, compiler, openapiEndpoints(options.openapiPaths ?? [], document));
+
+  const app = new Koa<HttpState>();
+  app.use(requestId());
+  app.use(requestLog(options.logger));
+  app.use(errorHandler());
+  app.use(cors({ origin: options.corsOrigin ?? '*', methodsFor: (path) => methodsForPath(router, path) }));
+  app.use(jsonBody(bodyLimitBytes));
+  for (const middleware of options.extraMiddleware ?? []) app.use(middleware);
+  app.use(router.routes());
+  app.use(unmatchedRoute(router));
+
+  // Errors the middleware cannot answer (e.g. a stream failing after headers went out).
+  app.on('error', (error: unknown) => {
+    options.logger.error({ err: error }, 'http.stream_error');
+  });
+  return app;
+}

@@ -1,0 +1,66 @@
+import type { Middleware } from 'koa';
+import { HttpMethodEnum, koaBody } from 'koa-body';
+import { HttpProblem } from './problem.js';
+import type { HttpContext, HttpState } from './route.js';
+
+/** application/json and any +json type (application/merge-patch+json, ...). */
+export const JSON_TYPES = ['json', '+json'];
+
+interface BodyError extends Error {
+  type?: string;
+  status?: number;
+}
+
+/** Turns what raw-body and co-body throw into client problems; anything else stays a 500. */
+function toBodyProblem(error: BodyError, limitBytes: number): Error {
+  if (error.type === 'entity.too.large' || error.status === 413)
+    return HttpProblem.payloadTooLarge(limitBytes);
+  if (error instanceof SyntaxError) {
+    return new HttpProblem({
+      status: 400,
+      code: 'invalid_json',
+      detail: 'The request body is not valid JSON.',
+    });
+  }
+  if (error.status === 415 || error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') {
+    return HttpProblem.unsupportedMediaType('The request body encoding or charset is not supported.');
+  }
+  if (error.type === 'request.aborted' || error.type === 'request.size.invalid') {
+    return HttpProblem.badRequest('The request body was incomplete.');
+  }
+  return error;
+}
+
+/**
+ * Parses JSON bodies of POST, PUT and PATCH up to `limitBytes`. Non-strict parsing so that an
+ * empty body stays '' (missing) rather than {}. The raw text is kept on ctx.request.rawBody for
+ * signature checks.
+ */
+export function jsonBody(limitBytes: number): Middleware<HttpState> {
+  return koaBody({
+    json: true,
+    jsonLimit: limitBytes,
+    jsonStrict: false,
+    jsonTypes: JSON_TYPES,
+    urlencoded: false,
+    text: false,
+    multipart: false,
+    includeUnparsed: true,
+    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH],
+    onError: (error) => {
+      throw toBodyProblem(error, limitBytes);
+    },
+  });
+}
+
+/** True when the request carries body bytes, whatever their type. */
+export function hasBodyBytes(ctx: HttpContext): boolean {
+  if (ctx.get('Transfer-Encoding') !== '') return true;
+  return Number(ctx.get('Content-Length') || 0) > 0;
+}
+
+/** The parsed JSON body, or undefined when none was sent. */
+export function parsedBody(ctx: HttpContext): unknown {
+  const body: unknown = ctx.request.body;
+  return body === '' ? undefined : body;
+}

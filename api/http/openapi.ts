@@ -1,0 +1,141 @@
+import { toOpenApiSchema } from './openapi-schema.js';
+import { PROBLEM_CONTENT_TYPE, PROBLEM_SCHEMA_REF, problemSchema } from './problem.js';
+import { normalizeRoutes, type JsonSchema, type NormalizedRoute, type RouteDefinition } from './route.js';
+
+export interface OpenApiServer {
+  url: string;
+  description?: string;
+}
+
+export interface OpenApiComponents {
+  schemas?: Record<string, JsonSchema>;
+}
+
+export interface OpenApiOptions {
+  title: string;
+  version: string;
+  description?: string;
+  servers?: OpenApiServer[];
+  routes: readonly RouteDefinition[];
+  components?: OpenApiComponents;
+}
+
+type JsonObject = Record<string, unknown>;
+
+export interface OpenApiDocument extends JsonObject {
+  openapi: '3.0.3';
+  info: { title: string; version: string; description?: string };
+  paths: Record<string, Record<string, JsonObject>>;
+  components: { schemas: Record<string, JsonObject>; responses: Record<string, JsonObject> };
+}
+
+/** The kit's own problem responses, described once under components.responses. */
+const STANDARD_RESPONSES: Record<string, { status: number; description: string }> = {
+  BadRequest: {
+    status: 400,
+    description: 'Invalid input: validation_failed, invalid_json or invalid_cursor.',
+  },
+  NotFound: { status: 404, description: 'No such resource (not_found).' },
+  PayloadTooLarge: { status: 413, description: 'The body is over the size limit (payload_too_large).' },
+  UnsupportedMediaType: { status: 415, description: 'The body is not JSON (unsupported_media_type).' },
+  InternalError: { status: 500, description: 'An unexpected server error (internal_error).' },
+};
+
+function standardResponsesFor(route: NormalizedRoute): string[] {
+  const names = ['InternalError'];
+  if (route.params || route.query || route.body) names.push('BadRequest');
+  if (route.pathParams.length > 0) names.push('NotFound');
+  if (route.body) names.push('PayloadTooLarge', 'UnsupportedMediaType');
+  return names;
+}
+
+function parameters(schema: JsonSchema | undefined, location: 'path' | 'query', where: string): JsonObject[] {
+  if (!schema) return [];
+  if (!schema.properties) throw new Error(`${where}: a ${location} schema must be an object with properties`);
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties).map(([name, property]) => {
+    const { description, deprecated, ...rest } = toOpenApiSchema(property, `${where}/${location}/${name}`);
+    return {
+      name,
+      in: location,
+      required: location === 'path' || required.has(name),
+      ...(description === undefined ? {} : { description }),
+      ...(deprecated === undefined ? {} : { deprecated }),
+      schema: rest,
+    };
+  });
+}
+
+function responses(route: NormalizedRoute, where: string): JsonObject {
+  const out: JsonObject = {};
+  for (const [status, spec] of Object.entries(route.definition.responses)) {
+    const contentType = spec.contentType ?? (spec.schema ? 'application/json' : undefined);
+    const media = spec.schema ? { schema: toOpenApiSchema(spec.schema, `${where}/responses/${status}`) } : {};
+    out[status] = {
+      description: spec.description,
+      ...(contentType ? { content: { [contentType]: media } } : {}),
+    };
+  }
+  for (const name of standardResponsesFor(route)) {
+    const status = String(STANDARD_RESPONSES[name]?.status);
+    out[status] ??= { $ref: `#/components/responses/${name}` };
+  }
+  return out;
+}
+
+function operation(route: NormalizedRoute): JsonObject {
+  const definition = route.definition;
+  const where = `${definition.operationId}`;
+  const params = [...parameters(route.params, 'path', where), ...parameters(route.query, 'query', where)];
+  return {
+    operationId: definition.operationId,
+    summary: definition.summary,
+    ...(definition.description ? { description: definition.description } : {}),
+    ...(definition.tags?.length ? { tags: definition.tags } : {}),
+    ...(params.length > 0 ? { parameters: params } : {}),
+    ...(route.body
+      ? {
+          requestBody: {
+            required: route.bodyRequired,
+            content: { 'application/json': { schema: toOpenApiSchema(route.body, `${where}/body`) } },
+          },
+        }
+      : {}),
+    responses: responses(route, where),
+  };
+}
+
+function componentResponses(): Record<string, JsonObject> {
+  return Object.fromEntries(
+    Object.entries(STANDARD_RESPONSES).map(([name, { description }]) => [
+      name,
+      { description, content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: PROBLEM_SCHEMA_REF } } } },
+    ]),
+  );
+}
+
+/** Builds the OpenAPI 3.0.3 document from the same route table the app serves. */
+export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
+  const routes = normalizeRoutes(options.routes);
+  const paths: OpenApiDocument['paths'] = {};
+  for (const route of routes) {
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+  }
+  const schemas: Record<string, JsonObject> = { Problem: toOpenApiSchema(problemSchema, 'Problem') };
+  for (const [name, schema] of Object.entries(options.components?.schemas ?? {})) {
+    schemas[name] = toOpenApiSchema(schema, `#/components/schemas/${name}`);
+  }
+  const tags = [...new Set(routes.flatMap((route) => route.definition.tags ?? []))].sort();
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: options.title,
+      version: options.version,
+      ...(options.description ? { description: options.description } : {}),
+    },
+    ...(options.servers?.length ? { servers: options.servers } : {}),
+    ...(tags.length > 0 ? { tags: tags.map((name) => ({ name })) } : {}),
+    paths,
+    components: { schemas, responses: componentResponses() },
+  };
+}

@@ -1,0 +1,30 @@
+import type { Middleware } from 'koa';
+import type { Logger } from '../../config/logger.js';
+import type { HttpState } from './route.js';
+
+/**
+ * Gives each request a child logger (ctx.state.log, bound to the request id) and writes one
+ * `http.request` line when the response is done. The line is written on the socket's close so a
+ * streamed response reports its real status and duration. Headers, query strings and bodies are
+ * never logged: they may hold credentials.
+ */
+export function requestLog(logger: Logger): Middleware<HttpState> {
+  return async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    const log = logger.child({ requestId: ctx.state.requestId });
+    ctx.state.log = log;
+    const { method, path } = ctx;
+    ctx.res.once('close', () => {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      const line = {
+        method,
+        path,
+        status: ctx.res.statusCode,
+        durationMs: Math.round(durationMs * 1000) / 1000,
+        ...(ctx.res.writableFinished ? {} : { aborted: true }),
+      };
+      log.info(line, 'http.request');
+    });
+    await next();
+  };
+}

@@ -1,0 +1,191 @@
+import type { ParameterizedContext } from 'koa';
+import type { Logger } from '../../config/logger.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/**
+ * A JSON Schema (draft-07, as ajv reads it). Shared schemas are referenced as
+ * `{ $ref: '#/components/schemas/Name' }`, the same pointer the OpenAPI document uses.
+ */
+export interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  $ref?: string;
+  description?: string;
+  [keyword: string]: unknown;
+}
+
+/** What every request carries in ctx.state, set by the kit's first middleware. */
+export interface HttpState {
+  requestId: string;
+  log: Logger;
+}
+
+export type HttpContext = ParameterizedContext<HttpState>;
+
+/** Optional compile-time shapes of a route's validated input: `defineRoute<{ params: { id: number } }>(...)`. */
+export interface RouteTypes {
+  params?: unknown;
+  query?: unknown;
+  body?: unknown;
+}
+
+type Field<T, K extends string, Fallback> = T extends { [P in K]: infer V } ? V : Fallback;
+
+export interface RouteContext<T extends RouteTypes = RouteTypes> {
+  /** Path parameters, validated and coerced (an integer schema yields a number). */
+  params: Field<T, 'params', Record<string, unknown>>;
+  /** Query parameters, validated, coerced and with schema defaults applied. */
+  query: Field<T, 'query', Record<string, unknown>>;
+  /** The validated JSON body; undefined when the route has none or an optional one was not sent. */
+  body: Field<T, 'body', unknown>;
+  ctx: HttpContext;
+  log: Logger;
+  requestId: string;
+}
+
+export interface RouteResult {
+  /** Defaults to 200, or 204 when there is no body. */
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Content-Type for non-JSON bodies (strings, buffers, streams). */
+  type?: string;
+}
+
+export interface ResponseSpec {
+  description: string;
+  schema?: JsonSchema;
+  /** Defaults to application/json when a schema is given. */
+  contentType?: string;
+}
+
+export interface RouteDefinition<T extends RouteTypes = RouteTypes> {
+  method: HttpMethod;
+  /** OpenAPI style: `/api/codebases/{id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags?: string[];
+  /** Object schema of the path parameters; when omitted every path parameter is a string. */
+  params?: JsonSchema;
+  /** Object schema of the query string. */
+  query?: JsonSchema;
+  /** Schema of the JSON body (POST, PUT and PATCH only). */
+  body?: JsonSchema;
+  /** Defaults to true when `body` is given. */
+  bodyRequired?: boolean;
+  responses: Record<number, ResponseSpec>;
+  /**
+   * Returns what to send. Returning nothing after setting ctx.body (a stream, e.g. SSE) or
+   * ctx.respond = false leaves the response to the handler; returning nothing otherwise is a 204.
+   * Method syntax on purpose: it keeps typed routes assignable to RouteDefinition.
+   */
+  handler(input: RouteContext<T>): Promise<RouteResult | undefined | void> | RouteResult | undefined | void;
+}
+
+/** Types a single route's input; the result fits any route list. */
+export function defineRoute<T extends RouteTypes = RouteTypes>(route: RouteDefinition<T>): RouteDefinition {
+  return route as RouteDefinition;
+}
+
+export function defineRoutes(...routes: RouteDefinition[]): RouteDefinition[] {
+  return routes;
+}
+
+/** A route checked at registration, with the details both Koa and OpenAPI need. */
+export interface NormalizedRoute {
+  definition: RouteDefinition;
+  method: HttpMethod;
+  path: string;
+  /** The same path in @koa/router (path-to-regexp v8) syntax. */
+  routerPath: string;
+  pathParams: string[];
+  params?: JsonSchema;
+  query?: JsonSchema;
+  body?: JsonSchema;
+  bodyRequired: boolean;
+}
+
+const PATH_PARAM = /\{([^{}/]+)\}/g;
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+// path-to-regexp v8 gives these meaning; a literal one must be escaped.
+const RESERVED = /[()[\]?+!*:{}\\]/g;
+
+export function pathParamNames(path: string): string[] {
+  return [...path.matchAll(PATH_PARAM)].map((match) => match[1] as string);
+}
+
+export function toRouterPath(path: string): string {
+  let out = '';
+  let last = 0;
+  for (const match of path.matchAll(PATH_PARAM)) {
+    const name = match[1] as string;
+    out += path.slice(last, match.index).replace(RESERVED, '\\$&');
+    out += IDENTIFIER.test(name) ? `:${name}` : `:${JSON.stringify(name)}`;
+    last = match.index + match[0].length;
+  }
+  return out + path.slice(last).replace(RESERVED, '\\$&');
+}
+
+function checkParams(route: RouteDefinition, names: string[]): JsonSchema | undefined {
+  const where = `route ${route.operationId} (${route.method} ${route.path})`;
+  if (!route.params) {
+    if (names.length === 0) return undefined;
+    const properties = Object.fromEntries(names.map((name) => [name, { type: 'string' }]));
+    return { type: 'object', properties, required: names, additionalProperties: false };
+  }
+  const declared = Object.keys(route.params.properties ?? {});
+  const missing = names.filter((name) => !declared.includes(name));
+  const extra = declared.filter((name) => !names.includes(name));
+  if (missing.length > 0 || extra.length > 0) {
+    throw new Error(`${where}: params schema must declare exactly the path parameters {${names.join(', ')}}`);
+  }
+  // A path parameter is always present once the route matched; say so for OpenAPI.
+  return { ...route.params, required: names };
+}
+
+export function normalizeRoute(route: RouteDefinition): NormalizedRoute {
+  const where = `route ${route.operationId} (${route.method} ${route.path})`;
+  if (!HTTP_METHODS.includes(route.method)) throw new Error(`${where}: unsupported method`);
+  if (!route.path.startsWith('/')) throw new Error(`${where}: path must start with /`);
+  if (!route.operationId) throw new Error(`${where}: operationId is required`);
+  if (Object.keys(route.responses).length === 0)
+    throw new Error(`${where}: at least one response is required`);
+  if (route.body && (route.method === 'GET' || route.method === 'DELETE')) {
+    // Bodies are only parsed for POST, PUT and PATCH.
+    throw new Error(`${where}: a ${route.method} route cannot take a body`);
+  }
+  const pathParams = pathParamNames(route.path);
+  return {
+    definition: route,
+    method: route.method,
+    path: route.path,
+    routerPath: toRouterPath(route.path),
+    pathParams,
+    params: checkParams(route, pathParams),
+    query: route.query,
+    body: route.body,
+    bodyRequired: route.body ? (route.bodyRequired ?? true) : false,
+  };
+}
+
+/** Normalizes a whole table, refusing duplicate operationIds and duplicate method + path pairs. */
+export function normalizeRoutes(routes: readonly RouteDefinition[]): NormalizedRoute[] {
+  const operationIds = new Set<string>();
+  const endpoints = new Set<string>();
+  return routes.map((route) => {
+    const normalized = normalizeRoute(route);
+    const endpoint = `${route.method} ${route.path.replace(PATH_PARAM, '{}')}`;
+    if (operationIds.has(route.operationId)) throw new Error(`duplicate operationId ${route.operationId}`);
+    if (endpoints.has(endpoint)) throw new Error(`duplicate route ${route.method} ${route.path}`);
+    operationIds.add(route.operationId);
+    endpoints.add(endpoint);
+    return normalized;
+  });
+}

@@ -1,0 +1,55 @@
+import { createLogger, type Logger } from '../../config/logger.js';
+import { ensureHomeLayout, homeLayout, type HomeLayout } from '../../config/paths.js';
+import { readEnvironment, type Environment } from '../../config/environment.js';
+import { loadConfig } from '../../config/load-config.js';
+import type { CairnConfig } from '../../config/config-types.js';
+import { prepareProcessEnvironment, warnIfNested } from '../../config/dotenv.js';
+import { packageInfo, PACKAGE_ROOT, type PackageInfo } from './package-info.js';
+
+/** What every command starts from: the environment, the home, the config and a logger. */
+export interface CairnContext {
+  cwd: string;
+  environment: Environment;
+  layout: HomeLayout;
+  config: CairnConfig;
+  logger: Logger;
+  pkg: PackageInfo;
+}
+
+export interface ContextOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Where log lines go (tests); stdout by default. */
+  logDestination?: NodeJS.WritableStream;
+}
+
+/**
+ * Spec rule 7 first (drop what leaked in from the working directory, then load <home>/.env),
+ * then read every variable once, create the home layout and load the global config.
+ */
+export function createContext(options: ContextOptions = {}): CairnContext {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const pkg = packageInfo();
+  const home = readEnvironment(env).general.home;
+  const prepared = prepareProcessEnvironment({
+    cwd,
+    home,
+    env,
+    isSourceBuild: pkg.isSourceBuild,
+    packageRoot: PACKAGE_ROOT,
+  });
+  const environment = readEnvironment(env);
+  warnIfNested(prepared, env);
+  const logger = createLogger({ level: environment.general.logLevel, destination: options.logDestination });
+  if (prepared.removedKeys.length > 0) {
+    logger.info(
+      { event: 'config.env_keys_removed', keys: prepared.removedKeys },
+      'removed variables auto-loaded from the working directory',
+    );
+  }
+  const layout = homeLayout(environment.general.home);
+  ensureHomeLayout(layout);
+  const config = loadConfig({ home: layout.home, env, logger });
+  return { cwd, environment, layout, config, logger, pkg };
+}

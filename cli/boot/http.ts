@@ -1,0 +1,60 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Database } from '../../db/connection.js';
+import { createCoreApp } from '../../api/core/create-core-app.js';
+import { sourceBuildUpdateInfo } from '../../api/core/update-routes.js';
+import { enabledAdapters } from './adapters.js';
+import type { CairnContext } from './context.js';
+import type { Lifecycle } from './lifecycle.js';
+import { resolveCorePort } from './port.js';
+
+export interface RunningHttpService {
+  name: string;
+  url: string;
+  server: Server;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** Closes the listener and any idle keep-alive sockets, so shutdown is not held by a browser tab. */
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 5_000).unref();
+  });
+}
+
+/** Starts every HTTP service of this process; today the core API on PORT. */
+export async function startHttpServices(
+  context: CairnContext,
+  db: Database,
+  lifecycle: Lifecycle,
+): Promise<RunningHttpService[]> {
+  const { environment, config, pkg } = context;
+  const app = createCoreApp({
+    db,
+    logger: context.logger,
+    version: pkg.version,
+    maxConcurrent: config.effective.concurrency.maxConversations,
+    adapters: enabledAdapters(environment),
+    corsOrigin: environment.server.webUiOrigin,
+    update: sourceBuildUpdateInfo(pkg.version, pkg.releasesUrl),
+  });
+  const server = createServer(app.callback());
+  const host = environment.server.host;
+  const port = await listen(server, resolveCorePort(environment.general.port, context.cwd), host);
+  lifecycle.add('core http', () => closeServer(server));
+  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  const service = { name: 'core', url: `http://${shownHost}:${port}`, server };
+  context.logger.info({ event: 'http.listening', service: 'core', host, port }, `core API on ${service.url}`);
+  return [service];
+}

@@ -1,0 +1,43 @@
+import { ConfigError } from '../../config/errors.js';
+import { createContext } from '../boot/context.js';
+import type { CheckResult } from '../doctor/check.js';
+import {
+  checkAssistants,
+  checkConfig,
+  checkDatabase,
+  checkGit,
+  checkHome,
+  checkTemporal,
+} from '../doctor/checks.js';
+
+const MARK = { ok: '✔', warn: '!', fail: '✖' } as const;
+
+/** `cairn doctor`: checks config, database, Temporal, git and the assistants; exit 1 on a failure. */
+export async function runDoctor(options: { json?: boolean }): Promise<number> {
+  let results: CheckResult[];
+  try {
+    const context = createContext({ env: { ...process.env, LOG_LEVEL: 'silent' } });
+    results = [
+      checkConfig(context),
+      checkHome(context),
+      await checkDatabase(context),
+      await checkTemporal(context),
+      await checkGit(),
+      ...checkAssistants(context),
+    ];
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    results = [
+      { name: 'environment', status: 'fail', detail: error.message, fix: 'correct the variables named' },
+    ];
+  }
+  if (options.json) {
+    console.log(JSON.stringify({ checks: results }, null, 2));
+  } else {
+    for (const r of results) {
+      console.log(`${MARK[r.status]} ${r.name}: ${r.detail}`);
+      if (r.fix) console.log(`    fix: ${r.fix}`);
+    }
+  }
+  return results.some((r) => r.status === 'fail') ? 1 : 0;
+}

@@ -1,0 +1,66 @@
+import { performance } from 'node:perf_hooks';
+import { createContext, type CairnContext } from '../boot/context.js';
+import { openMigratedDatabase } from '../boot/database.js';
+import { Lifecycle } from '../boot/lifecycle.js';
+import { startHttpServices } from '../boot/http.js';
+import { connectClient, externalTemporal, startTemporal, startWorkers } from '../boot/temporal.js';
+import { installTemporalRuntime } from '../../worker/runtime.js';
+
+export type Role = 'all' | 'api' | 'worker';
+
+/**
+ * `cairn start` (role all): migrations, Temporal (embedded unless TEMPORAL_ADDRESS), the workers
+ * and every HTTP service in one process. `cairn api` and `cairn worker` are the same parts split
+ * for scale-out; they connect to TEMPORAL_ADDRESS and never start a server themselves.
+ */
+export async function runRole(role: Role): Promise<void> {
+  const context = createContext();
+  const lifecycle = new Lifecycle(context.logger);
+  lifecycle.stopOnSignals();
+  const fatal = (error: unknown) => {
+    context.logger.fatal({ event: 'process.fatal', err: error }, 'fatal error');
+    void lifecycle.stop('fatal error').then(() => process.exit(1));
+  };
+  try {
+    installTemporalRuntime(context.logger);
+    const db = await openMigratedDatabase(context);
+    lifecycle.add('database', () => db.close());
+    const temporal = role === 'all' ? await startTemporal(context, lifecycle) : externalTemporal(context);
+    if (role !== 'api') await startWorkers(context, temporal, db, lifecycle, fatal);
+    if (role !== 'worker') {
+      await connectClient(temporal, lifecycle);
+      const services = await startHttpServices(context, db, lifecycle);
+      printBanner(context, role, services, temporal);
+    } else {
+      console.log(`[cairn] worker ready on ${temporal.address} (namespace ${temporal.namespace})`);
+    }
+  } catch (error) {
+    context.logger.error({ event: 'process.start_failed', err: error }, 'start failed');
+    console.error(`[cairn] could not start: ${(error as Error).message}`);
+    await lifecycle.stop('start failed');
+    process.exit(1);
+  }
+}
+
+function printBanner(
+  context: CairnContext,
+  role: Role,
+  services: Array<{ name: string; url: string }>,
+  temporal: { address: string; namespace: string; uiUrl?: string; embedded?: boolean },
+): void {
+  const seconds = (performance.now() / 1000).toFixed(1);
+  const lines = [
+    `[cairn] Cairn ${context.pkg.version} ready in ${seconds} s (${role === 'all' ? 'all roles' : role})`,
+  ];
+  for (const service of services)
+    lines.push(`  ${service.name.padEnd(12)} ${service.url}   OpenAPI: ${service.url}/api/openapi.json`);
+  const kind = temporal.embedded ? `embedded, data in ${context.layout.temporalDatabaseFile}` : 'external';
+  lines.push(`  ${'temporal'.padEnd(12)} ${temporal.address} (${kind}, namespace ${temporal.namespace})`);
+  if (temporal.uiUrl) lines.push(`  ${'temporal ui'.padEnd(12)} ${temporal.uiUrl}`);
+  const database = context.environment.server.databaseUrl
+    ? 'postgres (DATABASE_URL)'
+    : context.layout.databaseFile;
+  lines.push(`  ${'database'.padEnd(12)} ${database}`);
+  lines.push(`  ${'home'.padEnd(12)} ${context.layout.home}`);
+  console.log(lines.join('\n'));
+}

@@ -1,0 +1,146 @@
+import { Connection } from '@temporalio/client';
+import { accessSync, constants } from 'node:fs';
+import type { CairnContext } from '../boot/context.js';
+import { openDatabase } from '../../db/connection.js';
+import { pendingMigrations } from '../../db/migrate.js';
+import { findGo, findTemporalCli } from '../../worker/temporal/find-cli.js';
+import { fail, ok, warn, type CheckResult } from './check.js';
+import { isExecutable, onPath, versionOf } from './executables.js';
+
+export function checkConfig(context: CairnContext): CheckResult {
+  const { problems, sources } = context.config;
+  if (problems.length === 0) {
+    const files = [sources.globalFile].filter(Boolean).join(', ') || 'no config file (defaults)';
+    return ok('config', files);
+  }
+  const lines = problems.map((p) => `${p.file}${p.key ? ` ${p.key}` : ''}: ${p.message}`);
+  return warn('config', lines.join('; '), 'fix or remove the keys named; they are ignored until then');
+}
+
+export function checkHome(context: CairnContext): CheckResult {
+  try {
+    accessSync(context.layout.home, constants.W_OK);
+    return ok('home', context.layout.home);
+  } catch {
+    return fail('home', `${context.layout.home} is not writable`, 'set CAIRN_HOME to a writable directory');
+  }
+}
+
+export async function checkDatabase(context: CairnContext): Promise<CheckResult> {
+  const url = context.environment.server.databaseUrl;
+  const db = openDatabase({ databaseUrl: url, sqliteFile: context.layout.databaseFile });
+  try {
+    await db.knex.raw('select 1');
+    const pending = await pendingMigrations(db.knex);
+    const where = `${db.dialect} ${db.location}`;
+    if (pending.length > 0) {
+      return warn(
+        'database',
+        `${where}: ${pending.length} pending migration(s)`,
+        'run `cairn migrate` (cairn start does it)',
+      );
+    }
+    return ok('database', where);
+  } catch (error) {
+    const fix = url
+      ? 'check DATABASE_URL (host, port, database, credentials) and that Postgres is running'
+      : `check that ${context.layout.databaseFile} is writable`;
+    return fail('database', `${db.dialect} ${db.location}: ${(error as Error).message}`, fix);
+  } finally {
+    await db.close();
+  }
+}
+
+export async function checkTemporal(context: CairnContext): Promise<CheckResult> {
+  const { address, namespace } = context.environment.temporal;
+  if (address) {
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 5000 });
+      try {
+        await connection.workflowService.describeNamespace({ namespace });
+        return ok('temporal', `${address}, namespace ${namespace}`);
+      } finally {
+        await connection.close();
+      }
+    } catch (error) {
+      return fail(
+        'temporal',
+        `${address}: ${(error as Error).message}`,
+        `start the Temporal server at TEMPORAL_ADDRESS and create namespace ${namespace}, or unset TEMPORAL_ADDRESS to use the embedded one`,
+      );
+    }
+  }
+  try {
+    const cli = findTemporalCli(process.env, context.environment.general.toolCache);
+    if (cli) return ok('temporal', `embedded dev server, CLI ${cli.path} (${cli.source})`);
+  } catch (error) {
+    return fail(
+      'temporal',
+      (error as Error).message,
+      'point TEMPORAL_CLI_PATH at the `temporal` executable or unset it',
+    );
+  }
+  const go = findGo(process.env);
+  if (go)
+    return warn(
+      'temporal',
+      'no Temporal CLI yet',
+      'run `cairn temporal-cli` to build it now (minutes), or let `cairn start` do it',
+    );
+  return warn(
+    'temporal',
+    'no Temporal CLI and no Go toolchain',
+    'install the Temporal CLI or Go, set TEMPORAL_CLI_PATH, or set TEMPORAL_ADDRESS; otherwise cairn start downloads the server through the SDK (needs internet)',
+  );
+}
+
+export async function checkGit(): Promise<CheckResult> {
+  const version = await versionOf('git');
+  if (!version) return fail('git', 'git not found', 'install git 2.5 or newer (worktrees)');
+  const [major = 0, minor = 0] = (version.match(/(\d+)\.(\d+)/) ?? []).slice(1).map(Number);
+  if (major < 2 || (major === 2 && minor < 5))
+    return fail('git', version, 'upgrade git to 2.5 or newer (worktrees)');
+  return ok('git', version);
+}
+
+function assistantExecutable(name: string, configured: string | undefined, variable: string): CheckResult {
+  if (configured) {
+    return isExecutable(configured)
+      ? ok(name, configured)
+      : fail(name, `${variable}=${configured} is not an executable file`, `fix ${variable} or unset it`);
+  }
+  const found = onPath(name);
+  if (found) return ok(name, found);
+  return warn(
+    name,
+    `no \`${name}\` executable on PATH`,
+    `install it or set ${variable}; needed only to use ${name}`,
+  );
+}
+
+export function checkAssistants(context: CairnContext): CheckResult[] {
+  const { claude, codex } = context.environment;
+  const { assistants } = context.config.effective;
+  const results = [
+    assistantExecutable('claude', claude.binPath ?? assistants.claude.claudeBinaryPath, 'CLAUDE_BIN_PATH'),
+    assistantExecutable('codex', codex.binPath ?? assistants.codex.codexBinaryPath, 'CODEX_BIN_PATH'),
+  ];
+  // Never the values: only which kind of credential is configured.
+  const claudeAuth = claude.oauthToken
+    ? 'CLAUDE_CODE_OAUTH_TOKEN'
+    : claude.apiKey || claude.anthropicApiKey
+      ? 'API key'
+      : claude.useGlobalAuth === false
+        ? undefined
+        : 'global login of the claude CLI';
+  results.push(
+    claudeAuth
+      ? ok('claude auth', claudeAuth)
+      : fail(
+          'claude auth',
+          'CLAUDE_USE_GLOBAL_AUTH=false and no token',
+          'set CLAUDE_CODE_OAUTH_TOKEN or CLAUDE_API_KEY',
+        ),
+  );
+  return results;
+}

@@ -1,0 +1,240 @@
+import { LOG_LEVELS } from './logger.js';
+import { choice, derived, filePath, flag, integer, list, text } from './env-readers.js';
+import { resolveCairnHome, toolCacheDir } from './paths.js';
+
+export const ASSISTANT_NAMES = ['claude', 'codex'] as const;
+export const STREAMING_MODES = ['stream', 'batch'] as const;
+export const DEFAULT_BOT_DISPLAY_NAME = 'Cairn';
+
+const PORT_RANGE = { min: 1, max: 65535 };
+
+/** The @mention defaults to the bot's display name, itself defaulting to "Cairn". */
+function botMention(name: string, platform: string) {
+  return derived(name, {
+    description: `@mention name the bot answers to in ${platform} issues and merge/pull requests`,
+    defaultText: 'BOT_DISPLAY_NAME',
+    read: (raw, env) => raw ?? (env.BOT_DISPLAY_NAME?.trim() || DEFAULT_BOT_DISPLAY_NAME),
+  });
+}
+
+function chatPlatform(prefix: string, label: string, defaultMode: string) {
+  return {
+    botToken: text(`${prefix}_BOT_TOKEN`, {
+      description: `${label} bot token; enables the adapter`,
+      secret: true,
+    }),
+    allowedUserIds: list(`${prefix}_ALLOWED_USER_IDS`, {
+      description: `Comma-separated ${label} user IDs allowed to talk to the bot`,
+      defaultText: 'open access',
+    }),
+    // No default here: config files may set streaming.* and env must only win when set.
+    streamingMode: choice(`${prefix}_STREAMING_MODE`, STREAMING_MODES, {
+      description: `How replies reach ${label}: stream (while generating) or batch (final summary)`,
+      defaultText: `${defaultMode} (streaming.${label.toLowerCase()} in config)`,
+    }),
+  };
+}
+
+/**
+ * Every environment variable Cairn reads, grouped. readEnvironment() and
+ * describeEnvironmentVariables() both walk this table, so the docs cannot drift from the code.
+ */
+export const ENVIRONMENT_TABLE = {
+  general: {
+    home: derived('CAIRN_HOME', {
+      description: 'Base directory of managed files (config, database, workspaces, worktrees, logs)',
+      defaultText: '~/.cairn',
+      read: (_raw, env) => resolveCairnHome(env),
+    }),
+    toolCache: derived('CAIRN_TOOL_CACHE', {
+      description: 'Cache for tools Cairn builds or downloads (the Temporal CLI), shared across homes',
+      defaultText: '$XDG_CACHE_HOME/cairn, else ~/.cache/cairn',
+      read: (_raw, env) => toolCacheDir(env),
+    }),
+    port: integer('PORT', {
+      ...PORT_RANGE,
+      description: 'HTTP listen port of the core service',
+      defaultText: '3090; auto-allocated in 3190-4089 inside a git worktree',
+    }),
+    logLevel: choice('LOG_LEVEL', LOG_LEVELS, { description: 'Log verbosity', default: 'info' }),
+    botDisplayName: text('BOT_DISPLAY_NAME', {
+      description: 'Name shown in batch-mode starting messages',
+      default: DEFAULT_BOT_DISPLAY_NAME,
+    }),
+    defaultAssistant: choice('DEFAULT_AI_ASSISTANT', ASSISTANT_NAMES, {
+      description: 'Assistant used when none is named; overrides defaultAssistant in config files',
+      defaultText: 'claude (defaultAssistant in config)',
+    }),
+    maxConcurrentConversations: integer('MAX_CONCURRENT_CONVERSATIONS', {
+      min: 1,
+      description: 'Maximum concurrent conversations; extra messages are queued',
+      defaultText: '10 (concurrency.maxConversations in config)',
+    }),
+    sessionRetentionDays: integer('SESSION_RETENTION_DAYS', {
+      min: 1,
+      default: 30,
+      description: 'Delete inactive sessions older than this many days',
+    }),
+    suppressNestedClaudeWarning: flag('CAIRN_SUPPRESS_NESTED_CLAUDE_WARNING', {
+      default: false,
+      description: '1 suppresses the stderr warning printed when Cairn runs inside a Claude Code session',
+    }),
+  },
+  claude: {
+    useGlobalAuth: flag('CLAUDE_USE_GLOBAL_AUTH', {
+      description: "true/false: use Claude Code's own logged-in auth",
+      defaultText: 'auto: explicit tokens if present, else global auth',
+    }),
+    oauthToken: text('CLAUDE_CODE_OAUTH_TOKEN', { description: 'Claude OAuth token', secret: true }),
+    apiKey: text('CLAUDE_API_KEY', {
+      description: 'Anthropic API key for Claude (mirrored to ANTHROPIC_API_KEY when that is unset)',
+      secret: true,
+    }),
+    anthropicApiKey: text('ANTHROPIC_API_KEY', {
+      description: 'Anthropic API key as the Claude Agent SDK reads it',
+      secret: true,
+    }),
+    titleGenerationModel: text('TITLE_GENERATION_MODEL', {
+      description: 'Lightweight model for conversation titles',
+      defaultText: 'SDK default',
+    }),
+    firstEventTimeoutMs: integer('CAIRN_CLAUDE_FIRST_EVENT_TIMEOUT_MS', {
+      min: 1,
+      default: 60000,
+      description: 'Milliseconds before a Claude subprocess without a first event counts as hung',
+    }),
+    binPath: filePath('CLAUDE_BIN_PATH', {
+      description: 'Path of the Claude Code executable (overrides assistants.claude.claudeBinaryPath)',
+      defaultText: 'the SDK bundled executable',
+    }),
+  },
+  codex: {
+    idToken: text('CODEX_ID_TOKEN', { description: 'Codex ID token', secret: true }),
+    accessToken: text('CODEX_ACCESS_TOKEN', { description: 'Codex access token', secret: true }),
+    refreshToken: text('CODEX_REFRESH_TOKEN', { description: 'Codex refresh token', secret: true }),
+    accountId: text('CODEX_ACCOUNT_ID', { description: 'Codex account ID' }),
+    binPath: filePath('CODEX_BIN_PATH', {
+      description: 'Path of the Codex executable (overrides assistants.codex.codexBinaryPath)',
+      defaultText: 'the SDK bundled executable',
+    }),
+  },
+  telegram: chatPlatform('TELEGRAM', 'Telegram', 'stream'),
+  discord: chatPlatform('DISCORD', 'Discord', 'batch'),
+  slack: {
+    ...chatPlatform('SLACK', 'Slack', 'batch'),
+    appToken: text('SLACK_APP_TOKEN', { description: 'Slack app-level token for socket mode', secret: true }),
+  },
+  github: {
+    token: text('GITHUB_TOKEN', {
+      description: 'GitHub personal access token; enables the GitHub adapter',
+      aliases: ['GH_TOKEN'],
+      secret: true,
+    }),
+    webhookSecret: text('WEBHOOK_SECRET', {
+      description: 'HMAC SHA-256 secret verifying GitHub webhooks (X-Hub-Signature-256)',
+      secret: true,
+    }),
+    allowedUsers: list('GITHUB_ALLOWED_USERS', {
+      description: 'Comma-separated GitHub usernames (case-insensitive) allowed to use the bot',
+      defaultText: 'open access',
+      lowercase: true,
+    }),
+    botMention: botMention('GITHUB_BOT_MENTION', 'GitHub'),
+  },
+  gitlab: {
+    url: text('GITLAB_URL', { description: 'URL of a self-hosted GitLab instance' }),
+    token: text('GITLAB_TOKEN', { description: 'GitLab token; enables the GitLab adapter', secret: true }),
+    webhookSecret: text('GITLAB_WEBHOOK_SECRET', {
+      description: 'Secret verifying GitLab webhooks',
+      secret: true,
+    }),
+    allowedUsers: list('GITLAB_ALLOWED_USERS', {
+      description: 'Comma-separated GitLab usernames (case-insensitive) allowed to use the bot',
+      defaultText: 'open access',
+      lowercase: true,
+    }),
+    botMention: botMention('GITLAB_BOT_MENTION', 'GitLab'),
+  },
+  temporal: {
+    address: text('TEMPORAL_ADDRESS', {
+      description: 'Temporal frontend host:port; when unset Cairn runs an embedded dev server',
+    }),
+    namespace: text('TEMPORAL_NAMESPACE', { description: 'Temporal namespace', default: 'default' }),
+    cliPath: filePath('TEMPORAL_CLI_PATH', {
+      description: 'Path of the temporal CLI used for the embedded dev server',
+      defaultText: 'PATH, then the tool cache',
+    }),
+    uiPort: integer('TEMPORAL_UI_PORT', {
+      ...PORT_RANGE,
+      description: 'Port of the embedded Temporal Web UI',
+      defaultText: '8233',
+    }),
+  },
+  server: {
+    databaseUrl: text('DATABASE_URL', {
+      description: 'Postgres connection string',
+      defaultText: 'unset: SQLite at <home>/cairn.db',
+      secret: true,
+    }),
+    host: text('HOST', {
+      description:
+        'Interface the HTTP services listen on (0.0.0.0 to accept remote connections; the API has no auth of its own)',
+      default: '127.0.0.1',
+    }),
+    webUiOrigin: text('WEB_UI_ORIGIN', { description: 'CORS origin for API routes', default: '*' }),
+    webUiDev: flag('WEB_UI_DEV', {
+      description: 'When true, the core server does not serve the static web UI',
+      default: false,
+    }),
+  },
+  cleanup: {
+    staleThresholdDays: integer('STALE_THRESHOLD_DAYS', {
+      min: 1,
+      default: 14,
+      description: 'Days before an inactive worktree is stale',
+    }),
+    maxWorktreesPerCodebase: integer('MAX_WORKTREES_PER_CODEBASE', {
+      min: 1,
+      default: 25,
+      description: 'Worktrees per codebase before auto-cleanup',
+    }),
+    intervalHours: integer('CLEANUP_INTERVAL_HOURS', {
+      min: 1,
+      default: 6,
+      description: 'Period of the background cleanup, in hours',
+    }),
+  },
+  deployment: {
+    data: text('CAIRN_DATA', {
+      description: 'Host path for data in a container deployment',
+      defaultText: 'container-managed volume',
+    }),
+    domain: text('DOMAIN', { description: 'Public domain for a reverse proxy with automatic TLS' }),
+    proxyBasicAuth: text('PROXY_BASIC_AUTH', {
+      description: 'Reverse-proxy basic-auth directive protecting the UI and API',
+      defaultText: 'disabled',
+      secret: true,
+    }),
+    authUsername: text('AUTH_USERNAME', { description: 'Username for form-based auth' }),
+    authPasswordHash: text('AUTH_PASSWORD_HASH', {
+      description: 'Password hash for form-based auth',
+      secret: true,
+    }),
+    cookieSecret: text('COOKIE_SECRET', {
+      description: 'Secret for auth session cookies (64 hexadecimal characters)',
+      pattern: /^[0-9a-fA-F]{64}$/,
+      patternText: '64 hexadecimal characters',
+      secret: true,
+    }),
+    authServicePort: integer('AUTH_SERVICE_PORT', {
+      ...PORT_RANGE,
+      default: 9000,
+      description: 'Port of the form-auth service',
+    }),
+    cookieMaxAge: integer('COOKIE_MAX_AGE', {
+      min: 1,
+      default: 86400,
+      description: 'Auth cookie lifetime in seconds',
+    }),
+  },
+};

@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { parseDocument } from 'yaml';
+import type { ConfigProblem } from './config-types.js';
+import type { Logger } from './logger.js';
+import { checkConfigFile } from './schema-check.js';
+import type { ConfigFileKind } from './schema.js';
+
+/** A config file this large is a mistake (or an attack), not configuration. */
+const MAX_FILE_BYTES = 1024 * 1024;
+/** Bounds alias expansion so a "billion laughs" document fails fast instead of eating memory. */
+const MAX_ALIAS_COUNT = 100;
+
+export interface ConfigFileResult {
+  present: boolean;
+  /** The valid part of the file; {} when absent or unusable. */
+  value: Record<string, unknown>;
+  problems: ConfigProblem[];
+}
+
+class UnusableFile extends Error {}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `key:` with nothing after it means "unset" to most people, so nulls are dropped, not errors. */
+function dropNulls(value: Record<string, unknown>): Record<string, unknown> {
+  for (const [key, child] of Object.entries(value)) {
+    if (child === null) delete value[key];
+    else if (isMapping(child)) dropNulls(child);
+  }
+  return value;
+}
+
+/** YAML turns `DEBUG: 1` into a number; an env map wants the text the user wrote. */
+function stringifyEnvScalars(value: Record<string, unknown>): void {
+  const env = value.env;
+  if (!isMapping(env)) return;
+  for (const [key, child] of Object.entries(env)) {
+    if (typeof child === 'number' || typeof child === 'boolean') env[key] = String(child);
+  }
+}
+
+function readText(file: string): string | undefined {
+  let buffer: Buffer;
+  try {
+    buffer = readFileSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw new UnusableFile(`cannot be read (${code ?? 'unknown error'})`);
+  }
+  if (buffer.length > MAX_FILE_BYTES) throw new UnusableFile(`is larger than ${MAX_FILE_BYTES} bytes`);
+  return buffer.toString('utf8');
+}
+
+function parseMapping(text: string): Record<string, unknown> {
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  // Only the first line: later lines quote the source, which may hold env values.
+  const firstError = doc.errors[0];
+  if (firstError) throw new UnusableFile(`is not valid YAML: ${firstError.message.split('\n')[0]}`);
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    throw new UnusableFile(`is not usable YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+  if (data === null || data === undefined) return {};
+  if (!isMapping(data)) throw new UnusableFile('must contain a mapping of keys at the top level');
+  return data;
+}
+
+/**
+ * Reads one config file. Never throws for the file's content: a broken file is logged with the
+ * `[Config]` prefix and contributes nothing (or only its valid keys), so the service keeps running.
+ */
+export function readConfigFile(file: string, kind: ConfigFileKind, logger: Logger): ConfigFileResult {
+  let data: Record<string, unknown>;
+  try {
+    const text = readText(file);
+    if (text === undefined) return { present: false, value: {}, problems: [] };
+    data = parseMapping(text);
+  } catch (error) {
+    if (!(error instanceof UnusableFile)) throw error;
+    logger.error(
+      { event: 'config.file_invalid', file },
+      `[Config] ${file} ${error.message}; using defaults instead of this file`,
+    );
+    return { present: true, value: {}, problems: [{ file, message: error.message }] };
+  }
+
+  dropNulls(data);
+  if (kind === 'repository') stringifyEnvScalars(data);
+  const { value, problems } = checkConfigFile(kind, data);
+  if (problems.length > 0) {
+    const list = problems.map((problem) => `${problem.key}: ${problem.message}`).join('; ');
+    logger.error(
+      { event: 'config.keys_invalid', file, keys: problems.map((problem) => problem.key) },
+      `[Config] ${file} has invalid keys, ignored (defaults apply): ${list}`,
+    );
+  }
+  logger.debug({ event: 'config.file_loaded', file }, `[Config] Loaded ${file}`);
+  return { present: true, value, problems: problems.map((problem) => ({ file, ...problem })) };
+}

@@ -1,0 +1,76 @@
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+
+// No Docker engine here: the compose file is checked as a file, for the topology it promises.
+interface ComposeService {
+  image?: string;
+  build?: unknown;
+  command?: string[];
+  environment?: Record<string, string | number>;
+  depends_on?: Record<string, { condition: string }> | string[];
+  healthcheck?: { test: unknown };
+  profiles?: string[];
+  volumes?: string[];
+  ports?: string[];
+}
+
+const compose = parse(readFileSync(new URL('../../../docker-compose.yml', import.meta.url), 'utf8'), {
+  merge: true,
+}) as { services: Record<string, ComposeService>; volumes: Record<string, unknown> };
+
+describe('docker-compose.yml', () => {
+  const services = compose.services;
+
+  it('has the production topology', () => {
+    expect(Object.keys(services)).to.include.members([
+      'postgres',
+      'temporal',
+      'temporal-ui',
+      'cairn-api',
+      'cairn-worker',
+    ]);
+  });
+
+  it('runs Temporal on Postgres persistence', () => {
+    const temporal = services.temporal!;
+    expect(temporal.image).to.match(/^temporalio\/auto-setup:/);
+    expect(temporal.environment?.DB).to.match(/^postgres/);
+    expect(temporal.environment?.POSTGRES_SEEDS).to.equal('postgres');
+    expect(temporal.depends_on).to.have.property('postgres');
+    expect(services['temporal-ui']!.environment?.TEMPORAL_ADDRESS).to.equal('temporal:7233');
+  });
+
+  it('splits Cairn into api and worker roles sharing Postgres and Temporal', () => {
+    for (const [name, role] of [
+      ['cairn-api', 'api'],
+      ['cairn-worker', 'worker'],
+    ] as const) {
+      const service = services[name]!;
+      expect(service.build, name).to.exist;
+      expect(service.command, name).to.deep.equal([role]);
+      expect(service.environment?.DATABASE_URL, name).to.match(/^postgres:\/\/.+@postgres:5432\//);
+      expect(service.environment?.TEMPORAL_ADDRESS, name).to.equal('temporal:7233');
+      expect(service.depends_on, name).to.have.property('temporal');
+      expect(service.depends_on, name).to.have.property('postgres');
+    }
+    expect(services['cairn-api']!.healthcheck?.test).to.satisfy((t: unknown) =>
+      JSON.stringify(t).includes('/health'),
+    );
+  });
+
+  it('keeps the reverse proxy optional and declares every named volume', () => {
+    expect(services.proxy?.profiles).to.deep.equal(['proxy']);
+    const named = Object.values(services)
+      .flatMap((s) => s.volumes ?? [])
+      .map((v) => v.split(':')[0]!)
+      .filter((source) => !source.startsWith('.') && !source.startsWith('/') && !source.startsWith('$'));
+    for (const volume of named) expect(compose.volumes, volume).to.have.property(volume);
+  });
+
+  it('publishes the API and the Temporal UI only on loopback', () => {
+    for (const name of ['cairn-api', 'temporal-ui']) {
+      for (const port of services[name]!.ports ?? []) expect(port, name).to.match(/^127\.0\.0\.1:/);
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { Worker, type NativeConnection } from '@temporalio/worker';
 import { assistantQueueFor } from '../domain/task-queues.js';
 import {
   createAssistantActivities,

@@ -56,7 +56,9 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
   } catch (error) {
     await stopChild(child);
     const detail = recentOutput.trim() ? `\n${recentOutput.trim()}` : '';
-    throw new Error(`Temporal dev server did not start: ${(error as Error).message}${detail}`);
+    throw new Error(`Temporal dev server did not start: ${(error as Error).message}${detail}`, {
+      cause: error,
+    });
   }
   return {
     address,

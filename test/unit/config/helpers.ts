@@ -1,28 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
-import { createLogger, type Logger } from '../../../config/logger.js';
 
-export interface LogLine {
-  level: number;
-  msg: string;
-  [field: string]: unknown;
-}
-
-/** A debug-level logger whose JSON lines are collected for assertions. */
-export function captureLogs(): { logger: Logger; lines: LogLine[] } {
-  const lines: LogLine[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) {
-        if (line.trim()) lines.push(JSON.parse(line) as LogLine);
-      }
-      done();
-    },
-  });
-  return { logger: createLogger({ level: 'debug', destination }), lines };
-}
+export { captureLogs, type LogLine } from '../../support/logs.js';
 
 export const ERROR_LEVEL = 50;
 

@@ -47,7 +47,7 @@ describe('docker-compose.yml', () => {
       ['cairn-worker', 'worker'],
     ] as const) {
       const service = services[name]!;
-      expect(service.build, name).to.exist;
+      expect(service.build, name).to.not.equal(undefined);
       expect(service.command, name).to.deep.equal([role]);
       expect(service.environment?.DATABASE_URL, name).to.match(/^postgres:\/\/.+@postgres:5432\//);
       expect(service.environment?.TEMPORAL_ADDRESS, name).to.equal('temporal:7233');

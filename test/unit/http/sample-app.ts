@@ -1,6 +1,5 @@
-import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
-import { createLogger } from '../../../config/logger.js';
+import { captureLogs } from '../../support/logs.js';
+import { listen } from '../../support/http.js';
 import {
   createHttpApp,
   decodeCursor,
@@ -196,42 +195,25 @@ export function seedItems(count: number): Map<number, Item> {
 
 /** Starts the sample app on an ephemeral 127.0.0.1 port, capturing its log lines. */
 export async function startSampleServer(overrides: Partial<HttpAppOptions> = {}): Promise<RunningServer> {
-  const chunks: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      chunks.push(chunk.toString('utf8'));
-      callback();
-    },
-  });
+  const logs = captureLogs('info');
   const items = seedItems(5);
   const app = createHttpApp({
     title: 'Sample',
     version: '1.0.0',
     routes: sampleRoutes(items),
     components: sampleComponents,
-    logger: createLogger({ level: 'info', destination }),
+    logger: logs.logger,
     bodyLimitBytes: 1024,
     openapiPaths: ['/api/openapi.json', '/api/v1/docs/openapi.yaml'],
     ...overrides,
   });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
-  const logText = (): string => chunks.join('');
+  const server = await listen(app);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     items,
-    logText,
-    logLines: () =>
-      logText()
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .map((line) => JSON.parse(line) as Record<string, unknown>),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    logText: logs.text,
+    logLines: () => logs.lines,
+    close: server.close,
   };
 }
 

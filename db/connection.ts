@@ -2,6 +2,10 @@ import knexFactory, { type Knex } from 'knex';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
+// Knex prints to the console by default, e.g. "Migration table is already locked" each time a
+// second process waits for migrations; that is expected and retried, so it is not shown.
+const quietKnexLog = { warn() {}, deprecate() {}, debug() {}, error() {} };
+
 export type Dialect = 'sqlite' | 'postgres';
 
 export interface Database {
@@ -32,6 +36,7 @@ function openSqlite(file: string): Database {
     client: 'better-sqlite3',
     connection: { filename: file },
     useNullAsDefault: true,
+    log: quietKnexLog,
     pool: {
       // WAL lets readers proceed while a writer commits; busy_timeout makes a second
       // process (API and worker split) wait for the lock instead of failing at once.
@@ -48,7 +53,12 @@ function openSqlite(file: string): Database {
 }
 
 function openPostgres(url: string, poolMax: number): Database {
-  const knex = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: poolMax } });
+  const knex = knexFactory({
+    client: 'pg',
+    connection: url,
+    pool: { min: 0, max: poolMax },
+    log: quietKnexLog,
+  });
   return { knex, dialect: 'postgres', location: describePostgresUrl(url), close: () => knex.destroy() };
 }
 

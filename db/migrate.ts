@@ -19,10 +19,21 @@ const source: Knex.MigrationSource<Migration> = {
 
 const settings = { migrationSource: source, tableName: 'cairn_migrations' };
 
-/** Applies every pending migration; returns the names applied. */
-export async function migrateToLatest(knex: Knex): Promise<string[]> {
-  const [, applied] = (await knex.migrate.latest(settings)) as [number, string[]];
-  return applied;
+// Another process migrating the same database at the same moment (an API replica and a worker
+// starting together) makes knex fail creating its own bookkeeping tables or finding them locked.
+const CONCURRENT_MIGRATION = /already exists|already locked|MigrationLocked|SQLITE_BUSY|duplicate key value/i;
+
+/** Applies every pending migration; returns the names applied. Safe to call from many processes. */
+export async function migrateToLatest(knex: Knex, attempts = 20): Promise<string[]> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const [, applied] = (await knex.migrate.latest(settings)) as [number, string[]];
+      return applied;
+    } catch (error) {
+      if (attempt >= attempts || !CONCURRENT_MIGRATION.test(String((error as Error).message))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 400));
+    }
+  }
 }
 
 export async function pendingMigrations(knex: Knex): Promise<string[]> {

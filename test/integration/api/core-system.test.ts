@@ -55,7 +55,12 @@ for (const kind of databaseKinds()) {
       const { knex } = test.db;
       const conversation = await createConversation(knex, { platform: 'web' });
       for (const turnStatus of ['running', 'running', 'queued', 'completed', 'failed'] as const) {
-        await appendMessage(knex, { conversationId: conversation.id, role: 'user', content: 'hi', turnStatus });
+        await appendMessage(knex, {
+          conversationId: conversation.id,
+          role: 'user',
+          content: 'hi',
+          turnStatus,
+        });
       }
       await appendMessage(knex, { conversationId: conversation.id, role: 'assistant', content: 'hello' });
       const running = await createRun(knex, { workflowName: 'assist', definition: {} });
@@ -90,7 +95,11 @@ for (const kind of databaseKinds()) {
       const missing = await get('/api/nothing-here');
       expect(missing.status).to.equal(404);
       expect(missing.headers.get('content-type')).to.match(/^application\/problem\+json/);
-      expect(await missing.json()).to.include({ status: 404, code: 'not_found', instance: '/api/nothing-here' });
+      expect(await missing.json()).to.include({
+        status: 404,
+        code: 'not_found',
+        instance: '/api/nothing-here',
+      });
 
       const wrongMethod = await get('/health', { method: 'POST' });
       expect(wrongMethod.status).to.equal(405);
@@ -112,10 +121,19 @@ for (const kind of databaseKinds()) {
     it('serves an OpenAPI 3.0 document that validates and lists every endpoint', async () => {
       const response = await get('/api/openapi.json');
       expect(response.status).to.equal(200);
-      const document = (await response.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+      const document = (await response.json()) as {
+        openapi: string;
+        paths: Record<string, Record<string, unknown>>;
+      };
       expect(document.openapi).to.match(/^3\.0\./);
       await SwaggerParser.validate(structuredClone(document) as never);
-      for (const path of ['/health', '/health/db', '/health/concurrency', '/api/health', '/api/update-check']) {
+      for (const path of [
+        '/health',
+        '/health/db',
+        '/health/concurrency',
+        '/api/health',
+        '/api/update-check',
+      ]) {
         expect(document.paths[path], path).to.have.property('get');
       }
     });

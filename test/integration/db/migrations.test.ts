@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { databaseKinds } from '../../support/databases.js';
 import { migrateToLatest, pendingMigrations, rollbackAll } from '../../../db/migrate.js';
+import { openDatabase } from '../../../db/connection.js';
 
 const CORE_TABLES = [
   'codebases',
@@ -27,6 +28,21 @@ for (const kind of databaseKinds()) {
         await rollbackAll(knex);
         for (const table of CORE_TABLES) expect(await knex.schema.hasTable(table), table).to.equal(false);
       } finally {
+        await test.dispose();
+      }
+    });
+
+    it('lets several connections migrate the same database at once (API and worker starting together)', async () => {
+      const test = await kind.create({ migrate: false });
+      const others = [1, 2, 3].map(() =>
+        openDatabase({ databaseUrl: test.databaseUrl, sqliteFile: test.sqliteFile ?? '' }),
+      );
+      try {
+        const results = await Promise.all([test.db, ...others].map((db) => migrateToLatest(db.knex)));
+        expect(results.flat()).to.deep.equal(['0001-core-tables']);
+        expect(await pendingMigrations(test.db.knex)).to.deep.equal([]);
+      } finally {
+        for (const db of others) await db.close();
         await test.dispose();
       }
     });

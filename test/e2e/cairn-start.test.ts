@@ -1,0 +1,92 @@
+import { expect } from 'chai';
+import { Client, Connection } from '@temporalio/client';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort } from '../../worker/temporal/ports.js';
+import { DEFAULT_TASK_QUEUE } from '../../domain/task-queues.js';
+import type { SystemCheckResult } from '../../workflows/system/system-check.js';
+import { spawnCairn, waitForOk, type CairnProcess } from '../support/cairn-process.js';
+import { makeTempDir, makeTempHome } from '../support/temp-dirs.js';
+
+/** Processes whose command line mentions `needle` (the embedded Temporal server of one home). */
+function processesMentioning(needle: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(join('/proc', entry, 'cmdline'), 'utf8').includes(needle)) pids.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return pids;
+}
+
+function childEnv(home: string, port: number): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_HOME: home, PORT: String(port), LOG_LEVEL: 'info' };
+  delete env.TEMPORAL_ADDRESS;
+  delete env.DATABASE_URL;
+  return env;
+}
+
+describe('cairn start (the whole service in one process)', function () {
+  // A first run may build the Temporal CLI before anything answers.
+  this.timeout(20 * 60_000);
+
+  const home = makeTempHome();
+  const cwd = makeTempDir();
+  let cairn: CairnProcess | undefined;
+
+  after(async () => {
+    await cairn?.stop('SIGKILL');
+    home.cleanup();
+    cwd.cleanup();
+  });
+
+  async function startCairn(port: number): Promise<{ temporalAddress: string }> {
+    cairn = spawnCairn(['start'], { env: childEnv(home.home, port), cwd: cwd.path });
+    await waitForOk(`http://127.0.0.1:${port}/health`, cairn, 15 * 60_000);
+    const match = /temporal\s+(\S+) \(embedded/.exec(cairn.output());
+    expect(match, cairn.output()).to.not.equal(null);
+    return { temporalAddress: match![1]! };
+  }
+
+  async function withClient<T>(address: string, body: (client: Client) => Promise<T>): Promise<T> {
+    const connection = await Connection.connect({ address });
+    try {
+      return await body(new Client({ connection }));
+    } finally {
+      await connection.close();
+    }
+  }
+
+  it('serves HTTP, runs workflows, stops everything on SIGTERM and finds its data again', async () => {
+    const port = await freePort();
+    const first = await startCairn(port);
+    expect(cairn!.output()).to.include(`http://127.0.0.1:${port}`);
+    expect(await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()).to.include({
+      status: 'ok',
+      database: 'sqlite',
+    });
+
+    const workflowId = `e2e-system-check-${port}`;
+    const result = (await withClient(first.temporalAddress, (client) =>
+      client.workflow.execute('systemCheck', { taskQueue: DEFAULT_TASK_QUEUE, workflowId, args: [] }),
+    )) as SystemCheckResult;
+    expect(result.database).to.deep.equal({ dialect: 'sqlite', ok: true });
+
+    const temporalDb = join(home.home, 'temporal.db');
+    expect(processesMentioning(temporalDb)).to.have.length(1);
+    expect(await cairn!.stop('SIGTERM')).to.equal(0);
+    expect(processesMentioning(temporalDb), 'the embedded Temporal server stopped too').to.deep.equal([]);
+
+    const second = await startCairn(port);
+    expect(cairn!.output()).to.include('"migrationsApplied":[]');
+    const description = await withClient(second.temporalAddress, (client) =>
+      client.workflow.getHandle(workflowId).describe(),
+    );
+    expect(description.status.name).to.equal('COMPLETED');
+    expect(await cairn!.stop('SIGTERM')).to.equal(0);
+    expect(processesMentioning(temporalDb)).to.deep.equal([]);
+  });
+});

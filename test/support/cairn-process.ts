@@ -1,0 +1,67 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const CAIRN_BIN = fileURLToPath(new URL('../../bin/cairn.mjs', import.meta.url));
+
+export interface CairnProcess {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code (or signal name) once the process has exited. */
+  exited: Promise<number | string>;
+  /** Sends a signal and waits for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<number | string>;
+}
+
+/** Runs the real `cairn` command as a child process, as a user would. */
+export function spawnCairn(args: string[], options: { env: NodeJS.ProcessEnv; cwd: string }): CairnProcess {
+  const child = spawn(process.execPath, [CAIRN_BIN, ...args], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | string>((resolve) => {
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1));
+  });
+  return {
+    child,
+    output: () => output,
+    exited,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Polls a URL until it answers 200, failing early if the process exits. */
+export async function waitForOk(url: string, process: CairnProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exitedWith: number | string | undefined;
+  void process.exited.then((code) => (exitedWith = code));
+  while (Date.now() < deadline) {
+    if (exitedWith !== undefined)
+      throw new Error(`cairn exited (${exitedWith}) before ${url} answered:\n${process.output()}`);
+    try {
+      const response = await fetch(url);
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${process.output()}`);
+}
+
+/** Runs `cairn <args>` to completion and returns its exit code and output. */
+export async function runCairn(
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; cwd: string },
+): Promise<{ code: number | string; output: string }> {
+  const process = spawnCairn(args, options);
+  const code = await process.exited;
+  return { code, output: process.output() };
+}

@@ -13,7 +13,7 @@ export async function runTemporalCli(): Promise<number> {
   const go = findGo(process.env);
   if (!go) {
     console.error(
-      '[temporal] no Temporal CLI found and no Go toolchain to build one. Install Go 1.23+ or the Temporal CLI, ' +
+      '[temporal] no Temporal CLI found and no Go toolchain to build one. Install Go 1.25+ or the Temporal CLI, ' +
         'or set TEMPORAL_CLI_PATH; `cairn start` can also download it through the Temporal SDK when online.',
     );
     return 1;

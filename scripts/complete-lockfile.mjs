@@ -10,7 +10,9 @@ const CPU = ['arm64', 'x64', 'ia32', 'arm', 'ppc64', 's390x', 'riscv64', 'loong6
 function platformOf(name) {
   const parts = name.split('/').pop().split('-');
   const os = OS.find((candidate) => parts.includes(candidate));
-  const cpu = CPU.find((candidate) => parts.includes(candidate) || (candidate === 'arm' && parts.includes('gnueabihf')));
+  const cpu = CPU.find(
+    (candidate) => parts.includes(candidate) || (candidate === 'arm' && parts.includes('gnueabihf')),
+  );
   return os && cpu ? { os, cpu } : undefined;
 }
 
@@ -31,4 +33,6 @@ for (const [key, entry] of Object.entries(lock.packages)) {
 const [root, ...rest] = Object.entries(lock.packages);
 lock.packages = Object.fromEntries([root, ...rest.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
 writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`);
-console.log(added.length ? `added to package-lock.json: ${added.join(', ')}` : 'package-lock.json already complete');
+console.log(
+  added.length ? `added to package-lock.json: ${added.join(', ')}` : 'package-lock.json already complete',
+);

@@ -1,0 +1,2 @@
+// Runs every benchmark in turn; each prints its own JSON figures.
+await import('./startup.js');

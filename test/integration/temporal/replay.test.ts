@@ -1,0 +1,45 @@
+import { expect } from 'chai';
+import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { testTemporal } from '../../support/temporal.js';
+
+const historyDir = fileURLToPath(new URL('../../history_files/', import.meta.url));
+const historyFiles = readdirSync(historyDir).filter((file) => file.endsWith('.json'));
+
+function loadHistory(file: string) {
+  return historyFromJSON(JSON.parse(readFileSync(`${historyDir}${file}`, 'utf8')));
+}
+
+describe('saved workflow histories replay against the current workflow code', function () {
+  this.timeout(5 * 60_000);
+
+  it('has histories to replay', () => {
+    expect(historyFiles).to.include('system-check.json');
+  });
+
+  for (const file of historyFiles) {
+    it(`replays ${file}`, async () => {
+      const { bundle } = await testTemporal();
+      await Worker.runReplayHistory({ workflowBundle: bundle }, loadHistory(file), file);
+    });
+  }
+
+  it('fails on a nondeterministic change (the replay check really bites)', async () => {
+    const changed = await bundleWorkflowCode({
+      workflowsPath: fileURLToPath(
+        new URL('../../fixtures/workflows/reordered-system-check.ts', import.meta.url),
+      ),
+      logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+    });
+    let failure: unknown;
+    try {
+      await Worker.runReplayHistory({ workflowBundle: changed }, loadHistory('system-check.json'), 'changed');
+    } catch (error) {
+      failure = error;
+    }
+    expect(failure, 'replay of a reordered workflow').to.be.instanceOf(Error);
+    expect((failure as Error).name).to.match(/Determinism/);
+  });
+});

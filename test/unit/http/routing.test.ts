@@ -1,16 +1,8 @@
 import { expect } from 'chai';
 import { startSampleServer, type RunningServer } from './sample-app.js';
+import type { ProblemDocument } from '../../../api/http/index.js';
 
-interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
-  instance?: string;
-  errors?: Array<{ path: string; message: string }>;
-  [extra: string]: unknown;
-}
+type Problem = ProblemDocument;
 
 async function problemOf(response: Response): Promise<Problem> {
   expect(response.headers.get('content-type')).to.match(/^application\/problem\+json/);

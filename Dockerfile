@@ -7,7 +7,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY . .
-ENV CAIRN_HOME=/.cairn NODE_ENV=production
+ENV CAIRN_HOME=/.cairn NODE_ENV=production HOST=0.0.0.0
 VOLUME ["/.cairn"]
 ENTRYPOINT ["node", "bin/cairn.mjs"]
 CMD ["start"]

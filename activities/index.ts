@@ -1,15 +1,13 @@
-import type { Database } from '../db/connection.js';
-import type { Logger } from '../config/logger.js';
+import type { RegistrationContext } from './codebase-registration/registration-context.js';
+import { createRegistrationActivities } from './codebase-registration/activities.js';
 import { createSystemActivities } from './system/system-activities.js';
 
-export interface ActivityDependencies {
-  db: Database;
-  logger: Logger;
-}
+/** What activities need from the running service: the database, settings, a logger. */
+export type ActivityDependencies = RegistrationContext;
 
 /** Activities served on the core task queue. */
 export function createCoreActivities(deps: ActivityDependencies) {
-  return { ...createSystemActivities(deps) };
+  return { ...createSystemActivities(deps), ...createRegistrationActivities(deps) };
 }
 
 /** Activities served on the assistant task queue (bounded by the conversation limit). */

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { ConfigError } from '../config/errors.js';
 import { packageInfo } from './boot/package-info.js';
 import { runRole } from './commands/start.js';
 import { runMigrate } from './commands/migrate.js';
@@ -30,7 +31,8 @@ program
   .command('migrate')
   .description('apply pending database migrations')
   .option('--status', 'list pending migrations without applying them')
-  .action(async (options: { status?: boolean }) => exitWith(await runMigrate(options)));
+  .option('--unlock', 'release the migration lock left by a crashed process')
+  .action(async (options: { status?: boolean; unlock?: boolean }) => exitWith(await runMigrate(options)));
 program
   .command('doctor')
   .description('check config, database, Temporal, git and the assistant executables')
@@ -41,4 +43,11 @@ program
   .description('find the Temporal CLI, or build it from the Go module proxy and cache it')
   .action(async () => exitWith(await runTemporalCli()));
 
-await program.parseAsync(process.argv);
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  // A misconfiguration is the user's to fix: say what is wrong, without a stack trace.
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(`[cairn] configuration error: ${error.message}`);
+  process.exit(2);
+}

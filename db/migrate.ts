@@ -23,17 +23,34 @@ const settings = { migrationSource: source, tableName: 'cairn_migrations' };
 // starting together) makes knex fail creating its own bookkeeping tables or finding them locked.
 const CONCURRENT_MIGRATION = /already exists|already locked|MigrationLocked|SQLITE_BUSY|duplicate key value/i;
 
-/** Applies every pending migration; returns the names applied. Safe to call from many processes. */
-export async function migrateToLatest(knex: Knex, attempts = 20): Promise<string[]> {
-  for (let attempt = 1; ; attempt += 1) {
+/**
+ * Applies every pending migration; returns the names applied. Safe to call from many processes:
+ * one migrates, the others wait (up to `waitMs`) for its lock.
+ */
+export async function migrateToLatest(knex: Knex, waitMs = 120_000): Promise<string[]> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
     try {
       const [, applied] = (await knex.migrate.latest(settings)) as [number, string[]];
       return applied;
     } catch (error) {
-      if (attempt >= attempts || !CONCURRENT_MIGRATION.test(String((error as Error).message))) throw error;
+      const message = String((error as Error).message);
+      if (!CONCURRENT_MIGRATION.test(message)) throw error;
+      if (Date.now() > deadline) {
+        throw new Error(
+          `migrations stayed locked for ${Math.round(waitMs / 1000)} s; if no other Cairn process is migrating, ` +
+            'a crashed one left the lock: run `cairn migrate --unlock`',
+          { cause: error },
+        );
+      }
       await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 400));
     }
   }
+}
+
+/** Releases the migration lock a crashed process left behind. */
+export async function unlockMigrations(knex: Knex): Promise<void> {
+  await knex.migrate.forceFreeMigrationsLock(settings);
 }
 
 export async function pendingMigrations(knex: Knex): Promise<string[]> {

@@ -37,3 +37,9 @@ export function parseJson<T>(text: unknown, fallback: T): T {
 export function countOf(row: { count?: unknown } | undefined): number {
   return row ? toNumber(row.count ?? 0) : 0;
 }
+
+/** A unique-constraint violation, in either dialect: the caller lost a race to insert. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

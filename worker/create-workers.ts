@@ -49,7 +49,18 @@ export async function createWorkers(options: WorkerSetOptions): Promise<WorkerSe
   return {
     workers,
     async run() {
-      await Promise.all(workers.map((w) => w.run()));
+      // When one worker fails, the others still get their graceful shutdown before the error surfaces.
+      const results = await Promise.allSettled(
+        workers.map((worker) =>
+          worker.run().catch((error: unknown) => {
+            for (const other of workers)
+              if (other !== worker && other.getState() === 'RUNNING') other.shutdown();
+            throw error;
+          }),
+        ),
+      );
+      const failure = results.find((result) => result.status === 'rejected');
+      if (failure) throw (failure as PromiseRejectedResult).reason;
     },
     shutdown() {
       for (const worker of workers) {

@@ -1,2 +1,3 @@
 // Every workflow the worker registers. Workflow code only: deterministic, no I/O.
 export { systemCheck } from './system/system-check.js';
+export { codebaseRegistration } from './codebases/codebase-registration.js';

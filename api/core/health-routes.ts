@@ -79,6 +79,7 @@ export function healthRoutes(deps: HealthDependencies): RouteDefinition[] {
       summary: 'Assistant sessions running and queued, and the limit',
       tags: ['health'],
       responses: {
+        503: { description: 'the database cannot be reached' },
         200: {
           description: 'current figures',
           schema: {
@@ -88,7 +89,17 @@ export function healthRoutes(deps: HealthDependencies): RouteDefinition[] {
           },
         },
       },
-      handler: async () => ({ body: { status: 'ok', ...(await concurrency(deps)) } }),
+      handler: async () => {
+        try {
+          return { body: { status: 'ok', ...(await concurrency(deps)) } };
+        } catch {
+          // The figures live in the database: without it they are unknown, not zero.
+          return {
+            status: 503,
+            body: { status: 'error', active: 0, queued: 0, maxConcurrent: deps.maxConcurrent },
+          };
+        }
+      },
     },
     {
       method: 'GET',
@@ -127,30 +138,28 @@ export function healthRoutes(deps: HealthDependencies): RouteDefinition[] {
         },
       },
       handler: async () => {
-        if (!(await databaseReachable(deps.db))) {
+        const base = {
+          adapter: 'web',
+          adapters: deps.adapters,
+          version: deps.version,
+          database: deps.db.dialect,
+        };
+        try {
+          const [figures, runningWorkflows] = await Promise.all([
+            concurrency(deps),
+            countRunsWithStatus(deps.db.knex, 'running'),
+          ]);
+          return { body: { status: 'ok', ...base, concurrency: figures, runningWorkflows } };
+        } catch {
           return {
             body: {
               status: 'degraded',
-              adapter: 'web',
-              adapters: deps.adapters,
+              ...base,
               concurrency: { active: 0, queued: 0, maxConcurrent: deps.maxConcurrent },
               runningWorkflows: 0,
-              version: deps.version,
-              database: deps.db.dialect,
             },
           };
         }
-        return {
-          body: {
-            status: 'ok',
-            adapter: 'web',
-            adapters: deps.adapters,
-            concurrency: await concurrency(deps),
-            runningWorkflows: await countRunsWithStatus(deps.db.knex, 'running'),
-            version: deps.version,
-            database: deps.db.dialect,
-          },
-        };
       },
     },
   );

@@ -11,7 +11,7 @@ interface BodyError extends Error {
   status?: number;
 }
 
-/** Turns what raw-body and co-body throw into client problems; anything else stays a 500. */
+/** Turns what raw-body and co-body throw while reading a body into client problems. */
 function toBodyProblem(error: BodyError, limitBytes: number): Error {
   if (error.type === 'entity.too.large' || error.status === 413)
     return HttpProblem.payloadTooLarge(limitBytes);
@@ -28,7 +28,8 @@ function toBodyProblem(error: BodyError, limitBytes: number): Error {
   if (error.type === 'request.aborted' || error.type === 'request.size.invalid') {
     return HttpProblem.badRequest('The request body was incomplete.');
   }
-  return error;
+  // Anything else while reading the body is the client's bytes, e.g. a "gzip" body that is not.
+  return HttpProblem.badRequest('The request body could not be read or decoded.');
 }
 
 /**

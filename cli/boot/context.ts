@@ -1,5 +1,5 @@
 import { createLogger, type Logger } from '../../config/logger.js';
-import { ensureHomeLayout, homeLayout, type HomeLayout } from '../../config/paths.js';
+import { ensureHomeLayout, homeLayout, resolveCairnHome, type HomeLayout } from '../../config/paths.js';
 import { readEnvironment, type Environment } from '../../config/environment.js';
 import { loadConfig } from '../../config/load-config.js';
 import type { CairnConfig } from '../../config/config-types.js';
@@ -31,7 +31,8 @@ export function createContext(options: ContextOptions = {}): CairnContext {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
   const pkg = packageInfo();
-  const home = readEnvironment(env).general.home;
+  // Only the home is needed before .env handling; full validation comes after it.
+  const home = resolveCairnHome(env);
   const prepared = prepareProcessEnvironment({
     cwd,
     home,
@@ -50,6 +51,6 @@ export function createContext(options: ContextOptions = {}): CairnContext {
   }
   const layout = homeLayout(environment.general.home);
   ensureHomeLayout(layout);
-  const config = loadConfig({ home: layout.home, env, logger });
+  const config = loadConfig({ home: layout.home, env, environment, logger });
   return { cwd, environment, layout, config, logger, pkg };
 }

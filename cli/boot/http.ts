@@ -6,6 +6,9 @@ import { sourceBuildUpdateInfo } from '../../api/core/update-routes.js';
 import { enabledAdapters } from './adapters.js';
 import type { CairnContext } from './context.js';
 import type { Lifecycle } from './lifecycle.js';
+import type { Client } from '@temporalio/client';
+import { DEFAULT_TASK_QUEUE } from '../../domain/task-queues.js';
+import { activityDependencies } from './activity-dependencies.js';
 import { resolveCorePort } from './port.js';
 
 export interface RunningHttpService {
@@ -37,6 +40,7 @@ function closeServer(server: Server): Promise<void> {
 export async function startHttpServices(
   context: CairnContext,
   db: Database,
+  client: Client,
   lifecycle: Lifecycle,
 ): Promise<RunningHttpService[]> {
   const { environment, config, pkg } = context;
@@ -48,6 +52,10 @@ export async function startHttpServices(
     adapters: enabledAdapters(environment),
     corsOrigin: environment.server.webUiOrigin,
     update: sourceBuildUpdateInfo(pkg.version, pkg.releasesUrl),
+    codebases: {
+      registration: activityDependencies(context, db),
+      temporal: { client, taskQueue: DEFAULT_TASK_QUEUE },
+    },
   });
   const server = createServer(app.callback());
   const host = environment.server.host;

@@ -28,7 +28,7 @@ export function packageInfo(): PackageInfo {
     name: manifest.name,
     version: manifest.version,
     releasesUrl: base ? `${base}/releases` : '',
-    isSourceBuild: existsSync(join(PACKAGE_ROOT, '.git')) || existsSync(join(PACKAGE_ROOT, 'tsconfig.json')),
+    isSourceBuild: existsSync(join(PACKAGE_ROOT, '.git')),
   };
   return cached;
 }

@@ -8,6 +8,7 @@ import { DEFAULT_TASK_QUEUE } from '../../domain/task-queues.js';
 import type { Database } from '../../db/connection.js';
 import type { CairnContext } from './context.js';
 import type { Lifecycle } from './lifecycle.js';
+import { activityDependencies } from './activity-dependencies.js';
 
 const say = (line: string) => console.log(line);
 
@@ -17,11 +18,13 @@ export async function startTemporal(context: CairnContext, lifecycle: Lifecycle)
   const endpoint = await provideTemporal({
     address: temporal.address,
     namespace: temporal.namespace,
+    cliPath: temporal.cliPath,
     env: process.env,
     toolCacheDir: context.environment.general.toolCache,
     databaseFile: context.layout.temporalDatabaseFile,
     ports: 'standard',
     ui: true,
+    uiPort: temporal.uiPort,
     say,
   });
   if (endpoint.embedded) lifecycle.add('temporal dev server', () => endpoint.stop());
@@ -72,7 +75,7 @@ export async function startWorkers(
     taskQueue: DEFAULT_TASK_QUEUE,
     workflowBundle: bundle,
     maxConcurrentAssistantSessions: context.config.effective.concurrency.maxConversations,
-    dependencies: { db, logger: context.logger },
+    dependencies: activityDependencies(context, db),
   });
   const running = workers.run().catch((error) => {
     context.logger.fatal({ event: 'worker.failed', err: error }, 'worker stopped unexpectedly');

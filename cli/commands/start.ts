@@ -4,7 +4,6 @@ import { openMigratedDatabase } from '../boot/database.js';
 import { Lifecycle } from '../boot/lifecycle.js';
 import { startHttpServices } from '../boot/http.js';
 import { connectClient, externalTemporal, startTemporal, startWorkers } from '../boot/temporal.js';
-import { installTemporalRuntime } from '../../worker/runtime.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -21,15 +20,17 @@ export async function runRole(role: Role): Promise<void> {
     context.logger.fatal({ event: 'process.fatal', err: error }, 'fatal error');
     void lifecycle.stop('fatal error').then(() => process.exit(1));
   };
+  // Whatever escapes still stops the children (the embedded Temporal server) before exiting.
+  process.on('uncaughtException', fatal);
+  process.on('unhandledRejection', fatal);
   try {
-    installTemporalRuntime(context.logger);
     const db = await openMigratedDatabase(context);
     lifecycle.add('database', () => db.close());
     const temporal = role === 'all' ? await startTemporal(context, lifecycle) : externalTemporal(context);
     if (role !== 'api') await startWorkers(context, temporal, db, lifecycle, fatal);
     if (role !== 'worker') {
-      await connectClient(temporal, lifecycle);
-      const services = await startHttpServices(context, db, lifecycle);
+      const client = await connectClient(temporal, lifecycle);
+      const services = await startHttpServices(context, db, client, lifecycle);
       printBanner(context, role, services, temporal);
     } else {
       console.log(`[cairn] worker ready on ${temporal.address} (namespace ${temporal.namespace})`);

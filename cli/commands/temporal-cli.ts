@@ -1,16 +1,21 @@
 import { buildTemporalCli } from '../../worker/temporal/build-cli.js';
 import { findGo, findTemporalCli } from '../../worker/temporal/find-cli.js';
-import { toolCacheDir } from '../../config/paths.js';
+import { createContext } from '../boot/context.js';
 
 /** `cairn temporal-cli`: finds the Temporal CLI or builds it now (CI does this before the tests). */
 export async function runTemporalCli(): Promise<number> {
-  const cache = toolCacheDir(process.env);
-  const found = findTemporalCli(process.env, cache);
+  const { environment } = createContext({ env: process.env });
+  const toolCacheDir = environment.general.toolCache;
+  const found = findTemporalCli({
+    explicitPath: environment.temporal.cliPath,
+    pathVariable: process.env.PATH,
+    toolCacheDir,
+  });
   if (found) {
     console.log(`[temporal] using ${found.path} (from ${found.source})`);
     return 0;
   }
-  const go = findGo(process.env);
+  const go = findGo(process.env.PATH);
   if (!go) {
     console.error(
       '[temporal] no Temporal CLI found and no Go toolchain to build one. Install Go 1.25+ or the Temporal CLI, ' +
@@ -20,7 +25,7 @@ export async function runTemporalCli(): Promise<number> {
   }
   const path = await buildTemporalCli({
     goBinary: go,
-    toolCacheDir: cache,
+    toolCacheDir,
     env: process.env,
     say: (l) => console.log(l),
   });

@@ -5,7 +5,8 @@ import { openDatabase } from '../../db/connection.js';
 import { pendingMigrations } from '../../db/migrate.js';
 import { findGo, findTemporalCli } from '../../worker/temporal/find-cli.js';
 import { fail, ok, warn, type CheckResult } from './check.js';
-import { isExecutable, onPath, versionOf } from './executables.js';
+import { versionOf } from './executables.js';
+import { findOnPath, isExecutableFile } from '../../config/executables.js';
 
 export function checkConfig(context: CairnContext): CheckResult {
   const { problems, sources } = context.config;
@@ -71,7 +72,11 @@ export async function checkTemporal(context: CairnContext): Promise<CheckResult>
     }
   }
   try {
-    const cli = findTemporalCli(process.env, context.environment.general.toolCache);
+    const cli = findTemporalCli({
+      explicitPath: context.environment.temporal.cliPath,
+      pathVariable: process.env.PATH,
+      toolCacheDir: context.environment.general.toolCache,
+    });
     if (cli) return ok('temporal', `embedded dev server, CLI ${cli.path} (${cli.source})`);
   } catch (error) {
     return fail(
@@ -80,7 +85,7 @@ export async function checkTemporal(context: CairnContext): Promise<CheckResult>
       'point TEMPORAL_CLI_PATH at the `temporal` executable or unset it',
     );
   }
-  const go = findGo(process.env);
+  const go = findGo(process.env.PATH);
   if (go)
     return warn(
       'temporal',
@@ -105,11 +110,11 @@ export async function checkGit(): Promise<CheckResult> {
 
 function assistantExecutable(name: string, configured: string | undefined, variable: string): CheckResult {
   if (configured) {
-    return isExecutable(configured)
+    return isExecutableFile(configured)
       ? ok(name, configured)
       : fail(name, `${variable}=${configured} is not an executable file`, `fix ${variable} or unset it`);
   }
-  const found = onPath(name);
+  const found = findOnPath(name, process.env.PATH);
   if (found) return ok(name, found);
   return warn(
     name,

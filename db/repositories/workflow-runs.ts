@@ -141,3 +141,15 @@ export async function countRunsWithStatus(knex: Knex, status: RunStatus): Promis
   };
   return countOf(row);
 }
+
+export async function listRunIdsOfCodebase(
+  knex: Knex,
+  codebaseId: string,
+  statuses: readonly RunStatus[],
+): Promise<string[]> {
+  const rows = await knex('workflow_runs')
+    .where({ codebase_id: codebaseId })
+    .whereIn('status', statuses)
+    .select('id');
+  return rows.map((row: { id: string }) => row.id);
+}

@@ -89,4 +89,29 @@ describe('cairn start (the whole service in one process)', function () {
     expect(await cairn!.stop('SIGTERM')).to.equal(0);
     expect(processesMentioning(temporalDb)).to.deep.equal([]);
   });
+
+  it('after a kill -9, the next start stops the orphaned Temporal server and reuses its data', async () => {
+    const port = await freePort();
+    const temporalDb = join(home.home, 'temporal.db');
+    const first = await startCairn(port);
+    const workflowId = `e2e-after-crash-${port}`;
+    await withClient(first.temporalAddress, (client) =>
+      client.workflow.execute('systemCheck', { taskQueue: DEFAULT_TASK_QUEUE, workflowId, args: [] }),
+    );
+    expect(await cairn!.stop('SIGKILL')).to.equal('SIGKILL');
+    const orphans = processesMentioning(temporalDb);
+    expect(orphans, 'the Temporal server outlives a SIGKILLed parent').to.have.length(1);
+
+    const second = await startCairn(port);
+    expect(cairn!.output()).to.include('left running by an earlier Cairn');
+    const servers = processesMentioning(temporalDb);
+    expect(servers).to.have.length(1);
+    expect(servers[0]).to.not.equal(orphans[0]);
+    const description = await withClient(second.temporalAddress, (client) =>
+      client.workflow.getHandle(workflowId).describe(),
+    );
+    expect(description.status.name).to.equal('COMPLETED');
+    expect(await cairn!.stop('SIGTERM')).to.equal(0);
+    expect(processesMentioning(temporalDb)).to.deep.equal([]);
+  });
 });

@@ -9,6 +9,8 @@ import { loadWorkflowBundle } from '../../worker/workflow-bundle.js';
 import { createWorkers, type WorkerSet } from '../../worker/create-workers.js';
 import type { Database } from '../../db/connection.js';
 import { makeTempDir } from './temp-dirs.js';
+import { testServiceContext } from './service-context.js';
+import type { ActivityDependencies } from '../../activities/index.js';
 
 export interface TestTemporal {
   endpoint: TemporalEndpoint;
@@ -19,7 +21,6 @@ export interface TestTemporal {
 
 let shared: Promise<TestTemporal> | undefined;
 const quietLogger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-const bundleCache = makeTempDir('cairn-bundle-');
 
 /**
  * One Temporal dev server for the whole test run, started on first use (in-memory, random
@@ -31,6 +32,7 @@ export function testTemporal(): Promise<TestTemporal> {
     const endpoint = await provideTemporal({
       address: process.env.TEMPORAL_ADDRESS,
       namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
+      cliPath: process.env.TEMPORAL_CLI_PATH,
       env: process.env,
       toolCacheDir: toolCacheDir(process.env),
       ports: 'random',
@@ -40,7 +42,9 @@ export function testTemporal(): Promise<TestTemporal> {
     const connection = await Connection.connect({ address: endpoint.address });
     const client = new Client({ connection, namespace: endpoint.namespace });
     const nativeConnection = await NativeConnection.connect({ address: endpoint.address });
+    const bundleCache = makeTempDir('cairn-bundle-');
     const bundle = await loadWorkflowBundle(bundleCache.path, quietLogger);
+    bundleCache.cleanup();
     return { endpoint, client, nativeConnection, bundle };
   })();
   return shared;
@@ -53,15 +57,21 @@ export async function stopTestTemporal(): Promise<void> {
   await temporal.client.connection.close();
   await temporal.nativeConnection.close();
   await temporal.endpoint.stop();
-  bundleCache.cleanup();
 }
 
-/** Runs `body` while a fresh pair of workers (own task queue) serves it, then stops them. */
-export async function withTestWorkers<T>(
+export interface RunningTestWorkers {
+  temporal: TestTemporal;
+  taskQueue: string;
+  workers: WorkerSet;
+  stop(): Promise<void>;
+}
+
+/** Starts a fresh pair of workers on their own task queue; stop() shuts them down. */
+export async function startTestWorkers(
   db: Database,
-  body: (context: { temporal: TestTemporal; taskQueue: string; workers: WorkerSet }) => Promise<T>,
-  options: { maxConcurrentAssistantSessions?: number } = {},
-): Promise<T> {
+  options: { maxConcurrentAssistantSessions?: number; dependencies?: ActivityDependencies } = {},
+): Promise<RunningTestWorkers> {
+  const home = options.dependencies ? undefined : makeTempDir('cairn-worker-home-');
   const temporal = await testTemporal();
   const taskQueue = `test-${randomUUID()}`;
   const workers = await createWorkers({
@@ -71,13 +81,31 @@ export async function withTestWorkers<T>(
     workflowBundle: temporal.bundle,
     maxConcurrentAssistantSessions: options.maxConcurrentAssistantSessions ?? 4,
     shutdownGraceTime: '2 seconds',
-    dependencies: { db, logger: quietLogger },
+    dependencies: options.dependencies ?? testServiceContext(db, { home: home!.path, logger: quietLogger }),
   });
   const running = workers.run();
+  return {
+    temporal,
+    taskQueue,
+    workers,
+    async stop() {
+      workers.shutdown();
+      await running;
+      home?.cleanup();
+    },
+  };
+}
+
+/** Runs `body` while a fresh pair of workers (own task queue) serves it, then stops them. */
+export async function withTestWorkers<T>(
+  db: Database,
+  body: (context: { temporal: TestTemporal; taskQueue: string; workers: WorkerSet }) => Promise<T>,
+  options: { maxConcurrentAssistantSessions?: number; dependencies?: ActivityDependencies } = {},
+): Promise<T> {
+  const running = await startTestWorkers(db, options);
   try {
-    return await body({ temporal, taskQueue, workers });
+    return await body(running);
   } finally {
-    workers.shutdown();
-    await running;
+    await running.stop();
   }
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TEMPORAL_CLI_MODULE, TEMPORAL_CLI_VERSION } from './cli-version.js';
@@ -54,19 +54,41 @@ function exists(path: string): boolean {
   }
 }
 
+/** A lock whose owner died (killed mid-build) or that is very old is abandoned. */
+function isAbandoned(lock: string): boolean {
+  try {
+    const owner = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+    if (Number.isInteger(owner) && owner > 0) {
+      try {
+        process.kill(owner, 0);
+      } catch {
+        return true;
+      }
+    }
+    return Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS;
+  } catch {
+    // No pid yet (the owner is between mkdir and write), or the lock just vanished.
+    try {
+      return Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS;
+    } catch {
+      return false;
+    }
+  }
+}
+
 async function acquireLock(lock: string, say: (line: string) => void): Promise<void> {
   let announced = false;
   for (;;) {
     try {
       mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    try {
-      if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true });
-    } catch {
-      // The lock vanished between the two calls: try again at once.
+    if (isAbandoned(lock)) {
+      rmSync(lock, { recursive: true, force: true });
+      continue;
     }
     if (!announced) {
       say('[temporal] another process is building the Temporal CLI; waiting for it...');

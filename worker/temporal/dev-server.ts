@@ -32,6 +32,10 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
   else args.push('--headless');
 
   const child = spawn(options.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // If Cairn exits without stopping it (a crash, process.exit), the server must not outlive it.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   let exited: string | undefined;
   let recentOutput = '';
   const onLine = (chunk: Buffer) => {

@@ -3,6 +3,7 @@ import { startDevServer } from './dev-server.js';
 import { findGo, findTemporalCli } from './find-cli.js';
 import { downloadAndStartDevServer } from './sdk-download.js';
 import { freePort, preferredOrFreePort } from './ports.js';
+import { forgetServerPid, recordServerPid, stopLeftoverServer } from './stale-server.js';
 
 export interface TemporalEndpoint {
   address: string;
@@ -18,6 +19,9 @@ export interface ProvideTemporalOptions {
   /** TEMPORAL_ADDRESS: when set, Cairn connects there and starts nothing. */
   address?: string;
   namespace: string;
+  /** TEMPORAL_CLI_PATH. */
+  cliPath?: string;
+  /** The environment for PATH lookups and the Go build. */
   env: NodeJS.ProcessEnv;
   toolCacheDir: string;
   /** Persist workflows here; omit for an in-memory server (tests). */
@@ -26,6 +30,8 @@ export interface ProvideTemporalOptions {
   ports: 'standard' | 'random';
   /** Run the Web UI. */
   ui: boolean;
+  /** Preferred Web UI port (TEMPORAL_UI_PORT); 8233 by default. */
+  uiPort?: number;
   say: (line: string) => void;
 }
 
@@ -34,11 +40,13 @@ export async function provideTemporal(options: ProvideTemporalOptions): Promise<
   if (options.address) {
     return { address: options.address, namespace: options.namespace, embedded: false, stop: async () => {} };
   }
+  // A server left by a crashed Cairn still holds the history file and the standard ports.
+  if (options.databaseFile) await stopLeftoverServer(options.databaseFile, options.say);
   const port = options.ports === 'standard' ? await preferredOrFreePort(7233) : await freePort();
   const uiPort = !options.ui
     ? undefined
     : options.ports === 'standard'
-      ? await preferredOrFreePort(8233)
+      ? await preferredOrFreePort(options.uiPort ?? 8233)
       : await freePort();
   const cliPath = await obtainCli(options);
   if (!cliPath) {
@@ -59,19 +67,28 @@ export async function provideTemporal(options: ProvideTemporalOptions): Promise<
       if (/level=(ERROR|FATAL|DPANIC|PANIC)|^panic:/.test(line)) options.say(`[temporal] ${line}`);
     },
   });
+  const databaseFile = options.databaseFile;
+  if (databaseFile) recordServerPid(databaseFile, server.pid);
   return {
     address: server.address,
     namespace: options.namespace,
     uiUrl: server.uiUrl,
     embedded: true,
-    stop: server.stop,
+    async stop() {
+      await server.stop();
+      if (databaseFile) forgetServerPid(databaseFile);
+    },
   };
 }
 
 async function obtainCli(options: ProvideTemporalOptions): Promise<string | undefined> {
-  const found = findTemporalCli(options.env, options.toolCacheDir);
+  const found = findTemporalCli({
+    explicitPath: options.cliPath,
+    pathVariable: options.env.PATH,
+    toolCacheDir: options.toolCacheDir,
+  });
   if (found) return found.path;
-  const go = findGo(options.env);
+  const go = findGo(options.env.PATH);
   if (!go) return undefined;
   return buildTemporalCli({
     goBinary: go,

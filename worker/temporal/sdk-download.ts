@@ -1,4 +1,3 @@
-import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { CAIRN_SEARCH_ATTRIBUTES } from './search-attributes.js';
 import type { TemporalEndpoint } from './provide-temporal.js';
@@ -14,6 +13,8 @@ export async function downloadAndStartDevServer(options: {
   port: number;
   uiPort?: number;
 }): Promise<TemporalEndpoint> {
+  // Loaded only here: the package is needed on this rare path alone.
+  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
   const environment = await TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'cached-download', downloadDir: options.toolCacheDir },

@@ -8,12 +8,18 @@ import { createRun, transitionRun } from '../../../db/repositories/workflow-runs
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
 import { listen, type ListeningApp } from '../../support/http.js';
 import { captureLogs } from '../../support/logs.js';
+import { Client } from '@temporalio/client';
+import { makeTempDir } from '../../support/temp-dirs.js';
+import { testServiceContext } from '../../support/service-context.js';
 
 for (const kind of databaseKinds()) {
   describe(`core system endpoints (${kind.name})`, () => {
     let test: TestDatabase;
     let server: ListeningApp;
     const logs = captureLogs('info');
+
+    const home = makeTempDir('cairn-home-');
+    after(() => home.cleanup());
 
     beforeEach(async () => {
       test = await kind.create();
@@ -25,6 +31,11 @@ for (const kind of databaseKinds()) {
         adapters: ['web', 'telegram'],
         corsOrigin: 'https://ui.example',
         update: sourceBuildUpdateInfo('9.8.7', 'https://example.invalid/cairn/releases'),
+        // Never used by these endpoints; a lazy client connects only when asked to.
+        codebases: {
+          registration: testServiceContext(test.db, { home: home.path }),
+          temporal: { client: new Client(), taskQueue: 'unused' },
+        },
       });
       server = await listen(app);
     });
@@ -41,7 +52,7 @@ for (const kind of databaseKinds()) {
       expect(await response.json()).to.deep.equal({ status: 'ok' });
     });
 
-    it('GET /health/db names the database and answers 503 when it is gone', async () => {
+    it('GET /health/db names the database; health answers 503 or degraded when it is gone', async () => {
       const up = await get('/health/db');
       expect(up.status).to.equal(200);
       expect(await up.json()).to.deep.equal({ status: 'ok', database: kind.name });
@@ -49,6 +60,12 @@ for (const kind of databaseKinds()) {
       const down = await get('/health/db');
       expect(down.status).to.equal(503);
       expect(await down.json()).to.deep.equal({ status: 'error', database: kind.name });
+      const concurrency = await get('/health/concurrency');
+      expect(concurrency.status).to.equal(503);
+      expect(await concurrency.json()).to.include({ status: 'error', maxConcurrent: 3 });
+      const health = await get('/api/health');
+      expect(health.status).to.equal(200);
+      expect(await health.json()).to.include({ status: 'degraded', database: kind.name });
     });
 
     it('GET /health/concurrency and /api/health count turns and running runs exactly', async () => {

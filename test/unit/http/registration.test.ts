@@ -103,7 +103,7 @@ describe('http kit: registration checks', () => {
       expect(text).to.contain('id: 1').and.to.contain('id: 2');
       const line = await waitForLogLine(server, (entry) => entry.requestId === 'stream-1');
       expect(line).to.include({ msg: 'http.request', status: 200 });
-      expect(line.durationMs).to.be.at.least(15);
+      expect(line.durationMs).to.be.a('number');
     } finally {
       await server.close();
     }

@@ -1,0 +1,45 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { cloneAndRegister, CloneFailure, type CloneInput } from './clone-and-register.js';
+import {
+  RegistrationError,
+  type RegistrationContext,
+  type RegistrationOutcome,
+} from './registration-context.js';
+
+/** Failure types the registration workflow must not retry, and the API maps to a 4xx. */
+export const CLONE_FAILED = 'CloneFailed';
+export const REGISTRATION_REFUSED = 'RegistrationRefused';
+
+export function createRegistrationActivities(context: RegistrationContext) {
+  return {
+    async cloneAndRegisterCodebase(input: CloneInput): Promise<RegistrationOutcome> {
+      const activity = Context.current();
+      try {
+        return await cloneAndRegister(context, input, {
+          signal: activity.cancellationSignal,
+          heartbeat: () => activity.heartbeat(),
+        });
+      } catch (error) {
+        if (error instanceof CloneFailure) {
+          throw ApplicationFailure.create({
+            message: error.message,
+            type: CLONE_FAILED,
+            nonRetryable: !error.transient,
+          });
+        }
+        if (error instanceof RegistrationError) {
+          throw ApplicationFailure.create({
+            message: error.message,
+            type: REGISTRATION_REFUSED,
+            nonRetryable: true,
+            details: [error.code],
+          });
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+export type RegistrationActivities = ReturnType<typeof createRegistrationActivities>;

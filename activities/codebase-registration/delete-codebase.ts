@@ -1,0 +1,62 @@
+import { dirname } from 'node:path';
+import type { Database } from '../../db/connection.js';
+import type { Logger } from '../../config/logger.js';
+import { deleteCodebase as deleteCodebaseRow, type Codebase } from '../../db/repositories/codebases.js';
+import { listEnvironments } from '../../db/repositories/isolation-environments.js';
+import { listRunIdsOfCodebase, transitionRun } from '../../db/repositories/workflow-runs.js';
+import { removeWorktree } from '../git/worktrees.js';
+import { removeWorkspace, workspaceAt } from './workspace.js';
+
+export interface DeletionReport {
+  cancelledRuns: number;
+  removedWorktrees: number;
+  removedWorkspace: boolean;
+}
+
+const IN_PROGRESS = ['pending', 'running', 'paused'] as const;
+
+/**
+ * Deletes a codebase: cancels its runs in progress, removes its worktrees (dirty ones too: the
+ * user asked to delete the codebase), deletes the record and the managed workspace folder. A
+ * codebase registered by path keeps the user's checkout: only the link to it goes.
+ */
+export async function deleteCodebase(
+  context: { db: Database; logger: Logger; workspacesRoot: string },
+  codebase: Codebase,
+  actor: string,
+): Promise<DeletionReport> {
+  const { knex } = context.db;
+  let cancelledRuns = 0;
+  for (const runId of await listRunIdsOfCodebase(knex, codebase.id, IN_PROGRESS)) {
+    if (
+      await transitionRun(knex, runId, IN_PROGRESS, 'cancelled', { error: `codebase deleted by ${actor}` })
+    ) {
+      cancelledRuns += 1;
+    }
+  }
+  let removedWorktrees = 0;
+  for (const environment of await listEnvironments(knex, codebase.id)) {
+    if (environment.status !== 'active') continue;
+    const result = await removeWorktree({
+      db: context.db,
+      environment,
+      sourcePath: codebase.sourcePath,
+      force: true,
+    });
+    if (result.removed) removedWorktrees += 1;
+  }
+  await deleteCodebaseRow(knex, codebase.id);
+  const removedWorkspace = removeWorkspace(workspaceAt(dirname(codebase.sourcePath)), context.workspacesRoot);
+  context.logger.info(
+    {
+      event: 'codebase.deleted',
+      codebaseId: codebase.id,
+      actor,
+      cancelledRuns,
+      removedWorktrees,
+      removedWorkspace,
+    },
+    'codebase deleted',
+  );
+  return { cancelledRuns, removedWorktrees, removedWorkspace };
+}

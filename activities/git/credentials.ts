@@ -1,0 +1,74 @@
+import type { Environment } from '../../config/environment.js';
+
+/**
+ * Credentials for git over https, given to git through GIT_CONFIG_* environment variables:
+ * unlike `-c` arguments or a token in the URL they never show in `ps`, in the clone's
+ * .git/config, or in git's own error messages.
+ */
+export interface GitCredentials {
+  /** Extra environment for the git process. */
+  env: Record<string, string>;
+  /** Every secret string involved, for scrubbing messages. */
+  secrets: string[];
+}
+
+const NONE: GitCredentials = { env: {}, secrets: [] };
+
+function basicHeader(user: string, token: string): string {
+  return `Authorization: Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;
+}
+
+function httpsOrigin(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** GITHUB_TOKEN (or GH_TOKEN) for github.com, GITLAB_TOKEN for gitlab.com or GITLAB_URL's host. */
+export function gitCredentialsFor(url: string, environment: Environment): GitCredentials {
+  const origin = httpsOrigin(url);
+  if (!origin) return NONE;
+  const host = new URL(origin).hostname.toLowerCase();
+  let header: string | undefined;
+  let token: string | undefined;
+  if (environment.github.token && (host === 'github.com' || host.endsWith('.github.com'))) {
+    token = environment.github.token;
+    header = basicHeader('x-access-token', token);
+  } else if (
+    environment.gitlab.token &&
+    (host === 'gitlab.com' || host === gitlabHost(environment.gitlab.url))
+  ) {
+    token = environment.gitlab.token;
+    header = basicHeader('oauth2', token);
+  }
+  if (!header || !token) return NONE;
+  return {
+    env: {
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: `http.${origin}/.extraheader`,
+      GIT_CONFIG_VALUE_0: header,
+    },
+    secrets: [token, header, header.replace('Authorization: Basic ', '')],
+  };
+}
+
+function gitlabHost(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes credentials from text bound for an error message, a log line or a response. */
+export function scrubCredentials(text: string, secrets: readonly string[] = []): string {
+  let scrubbed = text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, '$1***@');
+  for (const secret of secrets) {
+    if (secret.length >= 4) scrubbed = scrubbed.split(secret).join('***');
+  }
+  return scrubbed;
+}

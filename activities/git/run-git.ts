@@ -1,0 +1,141 @@
+import { execFile } from 'node:child_process';
+
+export interface RunGitOptions {
+  cwd: string;
+  /** Extra environment for git, e.g. GIT_CONFIG_* credentials; merged over the process env. */
+  env?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Kills git after this long; default two minutes (network operations included). */
+  timeoutMs?: number;
+  /** Removes credentials from text bound for an error message or a log line. */
+  scrub?: (text: string) => string;
+}
+
+/** A git command that failed: the command as shown never contains `-c` values or URL credentials. */
+export class GitError extends Error {
+  override readonly name = 'GitError';
+  constructor(
+    /** `git ...` with every `-c` value masked and credentials scrubbed. */
+    readonly command: string,
+    /** The exit code, or null when git was killed (timeout, abort) or could not start. */
+    readonly exitCode: number | null,
+    /** git's stderr, scrubbed. */
+    readonly stderr: string,
+    detail: string,
+  ) {
+    super(`${command} failed (${detail})${stderr ? `: ${stderr}` : ''}`);
+  }
+}
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+
+// Variables a git hook or a parent git process may have set; inherited, they would point our
+// commands at another repository than `cwd`.
+const INHERITED_REPOSITORY_VARIABLES = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_COMMON_DIR',
+  'GIT_PREFIX',
+];
+
+/** `user:token@` in any URL becomes `***@`. */
+export function redactUrlCredentials(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, '$1***@');
+}
+
+/** The values given with `-c` (usually auth headers): masked in the command, removed from stderr. */
+function configValues(args: readonly string[]): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '-c' && i + 1 < args.length) values.push(args[++i] ?? '');
+    else if (arg.startsWith('-c') && arg.length > 2) values.push(arg.slice(2));
+  }
+  return values.filter((value) => value.length > 0);
+}
+
+function displayCommand(args: readonly string[]): string {
+  const shown: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '-c' && i + 1 < args.length) {
+      shown.push('-c', '***');
+      i++;
+    } else if (arg.startsWith('-c') && arg.length > 2) {
+      shown.push('-c***');
+    } else {
+      shown.push(arg);
+    }
+  }
+  return ['git', ...shown].join(' ');
+}
+
+function gitEnvironment(extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of INHERITED_REPOSITORY_VARIABLES) delete env[name];
+  // Never wait for a password prompt, and keep messages in English so they read the same everywhere.
+  return { ...env, GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never', LC_ALL: 'C', ...extra };
+}
+
+/**
+ * The one way Cairn runs git: no shell (arguments reach git as they are), a timeout, an abort
+ * signal, and errors that never show credentials. Resolves with git's stdout, untrimmed.
+ */
+export function runGit(args: readonly string[], options: RunGitOptions): Promise<string> {
+  const secrets = configValues(args);
+  const scrub = (text: string): string => {
+    let clean = redactUrlCredentials(text);
+    for (const secret of secrets) clean = clean.split(secret).join('***');
+    return options.scrub ? options.scrub(clean) : clean;
+  };
+  return new Promise((resolvePromise, reject) => {
+    execFile(
+      'git',
+      [...args],
+      {
+        cwd: options.cwd,
+        env: gitEnvironment(options.env),
+        signal: options.signal,
+        timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        maxBuffer: MAX_OUTPUT_BYTES,
+        encoding: 'utf8',
+        windowsHide: true,
+      },
+      (error, stdout, stderr) => {
+        if (!error) {
+          resolvePromise(stdout);
+          return;
+        }
+        const failure = error as NodeJS.ErrnoException & {
+          code?: unknown;
+          killed?: boolean;
+          signal?: string;
+        };
+        const exitCode = typeof failure.code === 'number' ? failure.code : null;
+        let detail: string;
+        if (exitCode !== null) detail = `exit ${exitCode}`;
+        else if (failure.name === 'AbortError') detail = 'aborted';
+        else if (failure.killed) detail = `timed out after ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`;
+        else detail = scrub(String(failure.code ?? failure.message));
+        reject(
+          new GitError(scrub(displayCommand(args)), exitCode, scrub(String(stderr ?? '').trim()), detail),
+        );
+      },
+    );
+  });
+}
+
+/** Whether git exits 0; for probes such as `rev-parse --verify`, where failure is an answer. */
+export async function gitSucceeds(args: readonly string[], options: RunGitOptions): Promise<boolean> {
+  try {
+    await runGit(args, options);
+    return true;
+  } catch (error) {
+    if (error instanceof GitError && error.exitCode !== null) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,15 @@
+import type { Database } from '../../db/connection.js';
+import type { ActivityDependencies } from '../../activities/index.js';
+import type { CairnContext } from './context.js';
+
+/** What activities and the registration service need, from the running service's context. */
+export function activityDependencies(context: CairnContext, db: Database): ActivityDependencies {
+  return {
+    db,
+    logger: context.logger,
+    home: context.layout.home,
+    workspacesRoot: context.config.effective.paths.workspaces,
+    environment: context.environment,
+    env: process.env,
+  };
+}

@@ -1,0 +1,27 @@
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { readEnvironment } from '../../config/environment.js';
+import { createLogger, type Logger } from '../../config/logger.js';
+import type { Database } from '../../db/connection.js';
+import type { ActivityDependencies } from '../../activities/index.js';
+
+/**
+ * The dependencies activities and the registration service get in production, pointed at a
+ * test's own home and database.
+ */
+export function testServiceContext(
+  db: Database,
+  options: { home: string; logger?: Logger; env?: NodeJS.ProcessEnv },
+): ActivityDependencies {
+  const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_HOME: options.home, ...options.env };
+  const workspacesRoot = join(options.home, 'workspaces');
+  mkdirSync(workspacesRoot, { recursive: true });
+  return {
+    db,
+    logger: options.logger ?? createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    home: options.home,
+    workspacesRoot,
+    environment: readEnvironment(env),
+    env,
+  };
+}

@@ -1,0 +1,22 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { RegistrationActivities } from '../../activities/codebase-registration/activities.js';
+import type { CloneInput } from '../../activities/codebase-registration/clone-and-register.js';
+import type { RegistrationOutcome } from '../../activities/codebase-registration/registration-context.js';
+
+/**
+ * Registers a codebase by URL: clone, env-leak gate, record. A workflow so that a clone survives
+ * an API restart, transient network failures are retried, and concurrent registrations of one
+ * repository (same workflow id) share one clone.
+ */
+export async function codebaseRegistration(input: CloneInput): Promise<RegistrationOutcome> {
+  const { cloneAndRegisterCodebase } = proxyActivities<RegistrationActivities>({
+    startToCloseTimeout: '30 minutes',
+    heartbeatTimeout: '1 minute',
+    retry: {
+      initialInterval: '2 seconds',
+      maximumAttempts: 4,
+      nonRetryableErrorTypes: ['CloneFailed', 'RegistrationRefused'],
+    },
+  });
+  return cloneAndRegisterCodebase(input);
+}

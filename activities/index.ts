@@ -1,13 +1,18 @@
 import type { RegistrationContext } from './codebase-registration/registration-context.js';
 import { createRegistrationActivities } from './codebase-registration/activities.js';
 import { createSystemActivities } from './system/system-activities.js';
+import { createCleanupActivities } from './cleanup/activities.js';
 
 /** What activities need from the running service: the database, settings, a logger. */
 export type ActivityDependencies = RegistrationContext;
 
 /** Activities served on the core task queue. */
 export function createCoreActivities(deps: ActivityDependencies) {
-  return { ...createSystemActivities(deps), ...createRegistrationActivities(deps) };
+  return {
+    ...createSystemActivities(deps),
+    ...createRegistrationActivities(deps),
+    ...createCleanupActivities(deps),
+  };
 }
 
 /** Activities served on the assistant task queue (bounded by the conversation limit). */

@@ -1,3 +1,4 @@
 // Every workflow the worker registers. Workflow code only: deterministic, no I/O.
 export { systemCheck } from './system/system-check.js';
 export { codebaseRegistration } from './codebases/codebase-registration.js';
+export { cleanupPass } from './cleanup/cleanup-pass.js';

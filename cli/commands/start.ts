@@ -4,6 +4,8 @@ import { openMigratedDatabase } from '../boot/database.js';
 import { Lifecycle } from '../boot/lifecycle.js';
 import { startHttpServices } from '../boot/http.js';
 import { connectClient, externalTemporal, startTemporal, startWorkers } from '../boot/temporal.js';
+import { ensureCleanupSchedule } from '../../worker/cleanup-schedule.js';
+import { DEFAULT_TASK_QUEUE } from '../../domain/task-queues.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -27,9 +29,15 @@ export async function runRole(role: Role): Promise<void> {
     const db = await openMigratedDatabase(context);
     lifecycle.add('database', () => db.close());
     const temporal = role === 'all' ? await startTemporal(context, lifecycle) : externalTemporal(context);
-    if (role !== 'api') await startWorkers(context, temporal, db, lifecycle, fatal);
+    const client = await connectClient(temporal, lifecycle);
+    if (role !== 'api') {
+      await startWorkers(context, temporal, db, lifecycle, fatal);
+      await ensureCleanupSchedule(client, {
+        taskQueue: DEFAULT_TASK_QUEUE,
+        intervalHours: context.environment.cleanup.intervalHours,
+      });
+    }
     if (role !== 'worker') {
-      const client = await connectClient(temporal, lifecycle);
       const services = await startHttpServices(context, db, client, lifecycle);
       printBanner(context, role, services, temporal);
     } else {

@@ -103,3 +103,30 @@ export async function markEnvironmentDestroyed(knex: Knex, id: string): Promise<
     .update({ status: 'destroyed', destroyed_at: now });
   return changed > 0;
 }
+
+export async function listActiveEnvironments(knex: Knex): Promise<IsolationEnvironment[]> {
+  const rows = await knex<EnvironmentRow>('isolation_environments')
+    .where({ status: 'active' })
+    .orderBy([{ column: 'last_activity_at' }, { column: 'id' }]);
+  return rows.map(fromRow);
+}
+
+/**
+ * Environments something live depends on: a workflow run in progress, or a conversation whose
+ * turn is running or waiting. Cleanup never touches these.
+ */
+export async function environmentIdsInUse(knex: Knex): Promise<Set<string>> {
+  const runs = await knex('workflow_runs')
+    .whereIn('status', ['pending', 'running', 'paused'])
+    .whereNotNull('isolation_environment_id')
+    .select('isolation_environment_id as id');
+  const conversations = await knex('conversations')
+    .whereNotNull('conversations.isolation_environment_id')
+    .whereExists(
+      knex('messages')
+        .whereRaw('messages.conversation_id = conversations.id')
+        .whereIn('messages.turn_status', ['queued', 'running']),
+    )
+    .select('conversations.isolation_environment_id as id');
+  return new Set([...runs, ...conversations].map((row: { id: string }) => row.id));
+}

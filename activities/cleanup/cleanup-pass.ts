@@ -1,0 +1,112 @@
+import { existsSync } from 'node:fs';
+import type { Database } from '../../db/connection.js';
+import type { Logger } from '../../config/logger.js';
+import { findCodebase } from '../../db/repositories/codebases.js';
+import {
+  environmentIdsInUse,
+  listActiveEnvironments,
+  markEnvironmentDestroyed,
+  type IsolationEnvironment,
+} from '../../db/repositories/isolation-environments.js';
+import { deleteSessionsInactiveSince } from '../../db/repositories/assistant-sessions.js';
+import { appendEvent } from '../../db/repositories/events.js';
+import { removeWorktree } from '../git/worktrees.js';
+
+export interface CleanupSettings {
+  staleThresholdDays: number;
+  maxWorktreesPerCodebase: number;
+  sessionRetentionDays: number;
+}
+
+export interface CleanupReport {
+  startedAt: string;
+  vanished: string[];
+  removedStale: string[];
+  removedOverLimit: string[];
+  keptDirty: string[];
+  keptInUse: string[];
+  failed: Array<{ environmentId: string; error: string }>;
+  deletedSessions: number;
+}
+
+/** The journal stream where each cleanup pass records what it did. */
+export const SYSTEM_STREAM = '__system__';
+
+const DAY_MS = 86_400_000;
+
+function groupByCodebase(environments: IsolationEnvironment[]): Map<string, IsolationEnvironment[]> {
+  const groups = new Map<string, IsolationEnvironment[]>();
+  for (const environment of environments) {
+    const group = groups.get(environment.codebaseId) ?? [];
+    group.push(environment);
+    groups.set(environment.codebaseId, group);
+  }
+  return groups;
+}
+
+/**
+ * One pass of the periodic cleanup: forget worktrees whose folder vanished, remove stale ones
+ * and the oldest beyond the per-codebase limit (never one with uncommitted changes, never one
+ * a live run or conversation uses), and delete long-inactive assistant sessions.
+ */
+export async function runCleanupPass(
+  deps: { db: Database; logger: Logger },
+  settings: CleanupSettings,
+  now = new Date(),
+): Promise<CleanupReport> {
+  const { knex } = deps.db;
+  const report: CleanupReport = {
+    startedAt: now.toISOString(),
+    vanished: [],
+    removedStale: [],
+    removedOverLimit: [],
+    keptDirty: [],
+    keptInUse: [],
+    failed: [],
+    deletedSessions: 0,
+  };
+  const inUse = await environmentIdsInUse(knex);
+  const staleBefore = now.getTime() - settings.staleThresholdDays * DAY_MS;
+
+  const present: IsolationEnvironment[] = [];
+  for (const environment of await listActiveEnvironments(knex)) {
+    if (existsSync(environment.path)) present.push(environment);
+    else if (await markEnvironmentDestroyed(knex, environment.id)) report.vanished.push(environment.id);
+  }
+
+  const remove = async (environment: IsolationEnvironment, bucket: string[]): Promise<boolean> => {
+    if (inUse.has(environment.id)) {
+      report.keptInUse.push(environment.id);
+      return false;
+    }
+    try {
+      const codebase = await findCodebase(knex, environment.codebaseId);
+      if (!codebase) return false;
+      const result = await removeWorktree({ db: deps.db, environment, sourcePath: codebase.sourcePath });
+      if (result.removed) bucket.push(environment.id);
+      else report.keptDirty.push(environment.id);
+      return result.removed;
+    } catch (error) {
+      report.failed.push({ environmentId: environment.id, error: (error as Error).message });
+      return false;
+    }
+  };
+
+  for (const [, environments] of groupByCodebase(present)) {
+    // Oldest activity first: those go first, both as stale and over the limit.
+    let remaining = environments.length;
+    for (const environment of environments) {
+      const stale = Date.parse(environment.lastActivityAt) < staleBefore;
+      const overLimit = remaining > settings.maxWorktreesPerCodebase;
+      if (!stale && !overLimit) continue;
+      if (await remove(environment, stale ? report.removedStale : report.removedOverLimit)) remaining -= 1;
+    }
+  }
+
+  const sessionCutoff = new Date(now.getTime() - settings.sessionRetentionDays * DAY_MS).toISOString();
+  report.deletedSessions = await deleteSessionsInactiveSince(knex, sessionCutoff);
+
+  await appendEvent(knex, { streamKey: SYSTEM_STREAM, type: 'cleanup_pass', payload: { ...report } });
+  deps.logger.info({ event: 'cleanup.pass', ...report }, 'cleanup pass finished');
+  return report;
+}

@@ -12,7 +12,7 @@ export interface SystemCheckResult {
   assistantWorker: WorkerIdentity;
 }
 
-/** A round trip through both task queues: used by `cairn doctor` and the test suite. */
+/** A round trip through both task queues: proves a deployment's workers serve both (tests, operators). */
 export async function systemCheck(): Promise<SystemCheckResult> {
   const options = { startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } } as const;
   const core = proxyActivities<SystemActivities>(options);

@@ -16,7 +16,11 @@ describe('saved workflow histories replay against the current workflow code', fu
   this.timeout(5 * 60_000);
 
   it('has histories to replay', () => {
-    expect(historyFiles).to.include('system-check.json');
+    expect(historyFiles).to.include.members([
+      'system-check.json',
+      'codebase-registration.json',
+      'cleanup-pass.json',
+    ]);
   });
 
   for (const file of historyFiles) {

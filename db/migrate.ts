@@ -31,6 +31,7 @@ export async function migrateToLatest(knex: Knex, waitMs = 120_000): Promise<str
   const deadline = Date.now() + waitMs;
   for (;;) {
     try {
+      await prepareLockTable(knex);
       const [, applied] = (await knex.migrate.latest(settings)) as [number, string[]];
       return applied;
     } catch (error) {
@@ -46,6 +47,24 @@ export async function migrateToLatest(knex: Knex, waitMs = 120_000): Promise<str
       await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 400));
     }
   }
+}
+
+/**
+ * Knex creates its lock table and its single row with check-then-insert, so processes starting
+ * together can insert two rows; every later attempt then reads "already locked" forever. The
+ * row is made here instead, keyed so that a second insert is a no-op (and extra rows a racing
+ * knex made before are removed).
+ */
+async function prepareLockTable(knex: Knex): Promise<void> {
+  const table = `${settings.tableName}_lock`;
+  if (!(await knex.schema.hasTable(table))) {
+    await knex.schema.createTable(table, (t) => {
+      t.increments('index').primary();
+      t.integer('is_locked');
+    });
+  }
+  await knex(table).insert({ index: 1, is_locked: 0 }).onConflict('index').ignore();
+  await knex(table).whereNot('index', 1).delete();
 }
 
 /** Releases the migration lock a crashed process left behind. */

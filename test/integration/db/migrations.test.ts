@@ -46,5 +46,22 @@ for (const kind of databaseKinds()) {
         await test.dispose();
       }
     });
+
+    it('recovers when racing knex processes left two rows in its lock table', async () => {
+      const test = await kind.create({ migrate: false });
+      try {
+        const { knex } = test.db;
+        await knex.schema.createTable('cairn_migrations_lock', (t) => {
+          t.increments('index').primary();
+          t.integer('is_locked');
+        });
+        await knex('cairn_migrations_lock').insert([{ is_locked: 0 }, { is_locked: 0 }]);
+        expect(await migrateToLatest(knex, 5_000)).to.deep.equal(['0001-core-tables']);
+        const rows = await knex('cairn_migrations_lock').select('index');
+        expect(rows).to.have.length(1);
+      } finally {
+        await test.dispose();
+      }
+    });
   });
 }

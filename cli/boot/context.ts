@@ -33,22 +33,19 @@ export function createContext(options: ContextOptions = {}): CairnContext {
   const pkg = packageInfo();
   // Only the home is needed before .env handling; full validation comes after it.
   const home = resolveCairnHome(env);
+  // LOG_LEVEL is not validated yet; an unknown level falls back to info for these few lines.
+  const earlyLogger = createLogger({ level: env.LOG_LEVEL, destination: options.logDestination });
   const prepared = prepareProcessEnvironment({
     cwd,
     home,
     env,
     isSourceBuild: pkg.isSourceBuild,
     packageRoot: PACKAGE_ROOT,
+    logger: earlyLogger,
   });
   const environment = readEnvironment(env);
   warnIfNested(prepared, env);
   const logger = createLogger({ level: environment.general.logLevel, destination: options.logDestination });
-  if (prepared.removedKeys.length > 0) {
-    logger.info(
-      { event: 'config.env_keys_removed', keys: prepared.removedKeys },
-      'removed variables auto-loaded from the working directory',
-    );
-  }
   const layout = homeLayout(environment.general.home);
   ensureHomeLayout(layout);
   const config = loadConfig({ home: layout.home, env, environment, logger });

@@ -122,4 +122,27 @@ describe('cairn migrate and cairn doctor', function () {
     const { output } = await runCairn(['doctor'], { env: baseEnv(home.home), cwd: cwd.path });
     expect(output).to.match(/! config: .*config\.yaml.*concurrency\.maxConversations/);
   });
+
+  it('drops values auto-loaded from the working directory .env before validating them', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const repoDir = makeTempDir();
+    try {
+      writeFileSync(join(repoDir.path, '.env'), 'LOG_LEVEL=verbose\n');
+      const env = baseEnv(home.home, { LOG_LEVEL: 'verbose' });
+      const { code, output } = await runCairn(['migrate', '--status'], { env, cwd: repoDir.path });
+      expect(code, output).to.equal(0);
+    } finally {
+      repoDir.cleanup();
+    }
+  });
+
+  it('reports a bad variable as a configuration error, without a stack trace', async () => {
+    const { code, output } = await runCairn(['migrate'], {
+      env: baseEnv(home.home, { PORT: 'abc' }),
+      cwd: cwd.path,
+    });
+    expect(code).to.equal(2);
+    expect(output).to.include('configuration error').and.include('PORT');
+    expect(output).to.not.match(/\n\s+at /);
+  });
 });

@@ -36,9 +36,22 @@ function fromRow(row: EventRow): JournalEvent {
   };
 }
 
+// Readers tail the journal with `id > last seen`. In Postgres a sequence hands out ids at insert,
+// not at commit, so a slow transaction could commit id 7 after a reader already moved past 8.
+// Holding this lock until commit makes ids commit in order. (SQLite has one writer anyway.)
+const JOURNAL_LOCK = 0x6361_6972; // "cair"
+
+function isPostgres(knex: Knex): boolean {
+  return knex.client.config.client === 'pg';
+}
+
 /** Appends events in one insert, keeping their order; returns them with their journal ids. */
 export async function appendEvents(knex: Knex, events: NewJournalEvent[]): Promise<JournalEvent[]> {
   if (events.length === 0) return [];
+  if (isPostgres(knex) && !knex.isTransaction) {
+    return knex.transaction((trx) => appendEvents(trx, events));
+  }
+  if (isPostgres(knex)) await knex.raw('select pg_advisory_xact_lock(?)', [JOURNAL_LOCK]);
   const createdAt = nowIso();
   const rows = await knex('events')
     .insert(

@@ -170,6 +170,26 @@ for (const kind of databaseKinds()) {
       expect(await journal.latestEventId(knex, 'nobody')).to.equal(0);
     });
 
+    if (kind.name === 'postgres') {
+      it('commits journal ids in order, so a reader tailing by id never skips an event', async () => {
+        const { knex } = test.db;
+        const slow = await knex.transaction();
+        const [first] = await journal.appendEvents(slow, [{ streamKey: 's', type: 'a', payload: {} }]);
+        let secondDone = false;
+        const second = journal.appendEvent(knex, { streamKey: 's', type: 'b', payload: {} }).then((event) => {
+          secondDone = true;
+          return event;
+        });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(secondDone, 'the second append waits for the first to commit').to.equal(false);
+        expect(await journal.readEventsAfter(knex, 's', 0)).to.deep.equal([]);
+        await slow.commit();
+        const stored = await second;
+        expect(stored.id).to.be.greaterThan(first!.id);
+        expect((await journal.readEventsAfter(knex, 's', 0)).map((e) => e.type)).to.deep.equal(['a', 'b']);
+      });
+    }
+
     it('deletes assistant sessions inactive since a cutoff', async () => {
       const { knex } = test.db;
       const conversation = await conversations.createConversation(knex, { platform: 'web' });

@@ -2,16 +2,10 @@ import { constants } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keysWithValues } from './env-assignments.js';
+import { WORKING_DIRECTORY_ENV_FILES } from '../../config/dotenv.js';
 
 /** The files that Bun, dotenv and framework dev servers load on their own from a project root. */
-export const ENV_FILES = [
-  '.env',
-  '.env.local',
-  '.env.development',
-  '.env.production',
-  '.env.development.local',
-  '.env.production.local',
-] as const;
+export const ENV_FILES = WORKING_DIRECTORY_ENV_FILES;
 
 /** Credentials an assistant CLI would pick up from its environment in place of Cairn's own. */
 export const SENSITIVE_KEYS = [

@@ -62,9 +62,15 @@ export async function cloneAndRegister(
   const scrub = (text: string) => scrubCredentials(text, credentials.secrets);
   const ticker = hooks.heartbeat ? setInterval(hooks.heartbeat, 5_000) : undefined;
   try {
-    await runGit(['clone', '--quiet', input.url, staging], {
+    await runGit(['clone', '--quiet', '--', input.url, staging], {
       cwd: workspace.root,
-      env: { ...credentials.env, GIT_TERMINAL_PROMPT: '0', GIT_SSH_COMMAND: 'ssh -o BatchMode=yes' },
+      env: {
+        ...credentials.env,
+        GIT_TERMINAL_PROMPT: '0',
+        GIT_SSH_COMMAND: 'ssh -o BatchMode=yes',
+        // Transports a user-supplied URL may use; remote helpers like ext:: stay off.
+        GIT_ALLOW_PROTOCOL: 'file:git:http:https:ssh',
+      },
       signal: hooks.signal,
       scrub,
     });

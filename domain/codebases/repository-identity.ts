@@ -31,10 +31,15 @@ function safeSegment(segment: string): string {
 }
 
 function remoteIdentity(host: string, path: string, displayUrl: string): RepositoryIdentity {
-  const segments = path
-    .split('/')
-    .filter(Boolean)
-    .map((s) => decodeURIComponent(s));
+  let segments: string[];
+  try {
+    segments = path
+      .split('/')
+      .filter(Boolean)
+      .map((s) => decodeURIComponent(s));
+  } catch {
+    throw new RepositoryUrlError(`the URL ${displayUrl} has a malformed %-escape`);
+  }
   if (segments.length === 0) throw new RepositoryUrlError(`the URL ${displayUrl} names no repository`);
   const name = stripGitSuffix(segments[segments.length - 1]!);
   // GitLab subgroups (group/sub/repo) become one owner folder: group-sub.
@@ -74,6 +79,12 @@ export function isLocalUrl(url: string): boolean {
  */
 export function remoteRepositoryIdentity(url: string): RepositoryIdentity {
   const trimmed = url.trim();
+  // A leading '-' would reach git as an option; '::' selects a remote helper (ext::, fd::).
+  if (trimmed.startsWith('-') || trimmed.includes('::') || [...trimmed].some((c) => c.charCodeAt(0) < 0x20)) {
+    throw new RepositoryUrlError(
+      'unsupported repository URL: it must not start with "-" or contain "::" or control characters',
+    );
+  }
   if (/^(https?|ssh|git):\/\//i.test(trimmed)) {
     let parsed: URL;
     try {
@@ -93,5 +104,6 @@ export function remoteRepositoryIdentity(url: string): RepositoryIdentity {
 
 /** Removes `user:password@` from a URL so it can be stored, logged and returned. */
 export function redactUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, (_, scheme: string) => scheme);
+  // The userinfo ends at the LAST '@' before the path: passwords may contain '@'.
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/\s]*@/i, (_, scheme: string) => scheme);
 }

@@ -53,11 +53,20 @@ describe('repository identity', () => {
     for (const bad of ['ftp://host/repo', 'just-words', 'https://', 'https://github.com/']) {
       expect(() => remoteRepositoryIdentity(bad), bad).to.throw(RepositoryUrlError);
     }
-    try {
-      remoteRepositoryIdentity('https://u:hunter2@/');
-    } catch (error) {
-      expect((error as Error).message).to.not.include('hunter2');
+    expect(() => remoteRepositoryIdentity('https://u:hunter2@/'))
+      .to.throw(RepositoryUrlError)
+      .with.property('message')
+      .that.does.not.include('hunter2');
+    for (const hostile of [
+      '-uid:x',
+      '--upload-pack=touch /tmp/x',
+      'ext::sh -c touch% /tmp/pwned',
+      'https://h/a\u0000b',
+      'git@host:acme/a%zz.git',
+    ]) {
+      expect(() => remoteRepositoryIdentity(hostile), hostile).to.throw(RepositoryUrlError);
     }
+    expect(redactUrl('https://user:p@ss@github.com/a/b.git')).to.equal('https://github.com/a/b.git');
   });
 
   it('makes folder names safe', () => {

@@ -57,8 +57,9 @@ function namePart(kind: EnvironmentKind, key: string): string {
     case 'pr':
       return `pr-${numberPart(key)}`;
     case 'run': {
+      // Truncated slugs of different keys can match (deploy-staging-1/-2): the hash keeps them apart.
       const slug = slugify(key, RUN_SLUG);
-      return `run-${slug || shortHash(key, RUN_SLUG)}`;
+      return slug === key ? `run-${slug}` : `run-${slug ? `${slug}-` : ''}${shortHash(key, 6)}`;
     }
     default:
       throw new Error(`unknown isolation environment kind: ${String(kind)}`);

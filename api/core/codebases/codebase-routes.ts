@@ -19,7 +19,7 @@ import {
   type RegistrationContext,
   type RegistrationOutcome,
 } from '../../../activities/codebase-registration/registration-context.js';
-import { scanForEnvLeaks } from '../../../activities/codebases/env-leak-scan.js';
+import { scanForEnvLeaks, type EnvLeakScan } from '../../../activities/codebases/env-leak-scan.js';
 import { logConsentChange } from '../../../activities/codebases/env-leak-audit.js';
 import { codebaseView, environmentView } from './codebase-view.js';
 import { envLeakProblem } from './env-leak-problem.js';
@@ -56,6 +56,15 @@ function registrationProblem(error: RegistrationError): HttpProblem {
     });
   }
   return new HttpProblem({ status: 422, code: error.code, detail: error.message });
+}
+
+/** A scan for the audit line; a checkout that vanished or cannot be read is recorded as such. */
+async function scanOrUnreadable(path: string): Promise<EnvLeakScan> {
+  try {
+    return await scanForEnvLeaks(path);
+  } catch {
+    return { scanStatus: 'unreadable', scannedFiles: [], findings: [] };
+  }
 }
 
 async function existingCodebase(deps: CodebaseRouteDependencies, id: string): Promise<Codebase> {
@@ -130,7 +139,7 @@ export function codebaseRoutes(deps: CodebaseRouteDependencies): RouteDefinition
         if (outcome.outcome === 'blocked') throw envLeakProblem(outcome.scan, outcome.checkedPath);
         const { codebase, created } = outcome;
         if (created && allowEnvKeys) {
-          const scan = await scanForEnvLeaks(codebase.sourcePath);
+          const scan = await scanOrUnreadable(codebase.sourcePath);
           logConsentChange(logger, {
             granted: true,
             codebaseId: codebase.id,
@@ -151,7 +160,8 @@ export function codebaseRoutes(deps: CodebaseRouteDependencies): RouteDefinition
       path: '/api/codebases/{id}',
       operationId: 'updateCodebase',
       summary: 'Grant or revoke env-key consent, or rename a codebase',
-      description: 'Each grant or revoke of `allowEnvKeys` is written to the audit log at warn level.',
+      description:
+        'Each change of `allowEnvKeys` (a grant or a revoke) is written to the audit log at warn level.',
       tags: ['codebases'],
       params: idParams,
       body: {
@@ -166,11 +176,13 @@ export function codebaseRoutes(deps: CodebaseRouteDependencies): RouteDefinition
       responses: { 200: { description: 'the updated codebase', schema: codebaseRef } },
       handler: async ({ params, body, ctx }) => {
         const codebase = await existingCodebase(deps, params.id);
+        const consentChanges = body.allowEnvKeys !== undefined && body.allowEnvKeys !== codebase.allowEnvKeys;
+        // Scanned before the update: the audit line must exist even if the checkout has gone.
+        const scan = consentChanges ? await scanOrUnreadable(codebase.sourcePath) : undefined;
         const updated = await updateCodebase(db.knex, codebase.id, body);
-        if (body.allowEnvKeys !== undefined) {
-          const scan = await scanForEnvLeaks(codebase.sourcePath);
+        if (scan) {
           logConsentChange(logger, {
-            granted: body.allowEnvKeys,
+            granted: body.allowEnvKeys!,
             codebaseId: codebase.id,
             path: codebase.sourcePath,
             scan,

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { existsSync, lstatSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCoreApp } from '../../../api/core/create-core-app.js';
 import { sourceBuildUpdateInfo } from '../../../api/core/update-routes.js';
@@ -218,6 +218,15 @@ for (const kind of databaseKinds()) {
       expect(audit[1]!.matchedKeys).to.deep.equal(['ANTHROPIC_API_KEY']);
       expect(audit[1]!.scannedFiles).to.deep.equal(['.env.local']);
       expect(logs.text()).to.not.include(SECRET);
+
+      // A grant after the checkout vanished is still audited, and is no 5xx.
+      rmSync(leaky.path, { recursive: true, force: true });
+      const grant = await call('PATCH', `/api/codebases/${codebase.id}`, { allowEnvKeys: true });
+      expect(grant.status).to.equal(200);
+      const lastAudit = logs.lines
+        .filter((l) => String(l.event ?? '').startsWith('env_leak_consent_'))
+        .at(-1);
+      expect(lastAudit).to.include({ event: 'env_leak_consent_granted', scanStatus: 'unreadable' });
     });
 
     it('lets the repository config switch the gate off, logging env_leak_gate_disabled', async () => {

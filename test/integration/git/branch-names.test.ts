@@ -44,11 +44,15 @@ describe('git: branch names', () => {
     expect(environmentBranch('issue', 'not a number')).to.match(/^cairn\/issue-not-a-number-[0-9a-f]{6}$/);
   });
 
-  it('shortens run keys to 12 characters of their slug', () => {
-    expect(environmentBranch('run', '3F2A9C1E-4B5D-4C1A-9E2F-000000000000')).to.equal(
-      'cairn/run-3f2a9c1e-4b5',
+  it('shortens run keys to 12 characters of their slug, plus a hash when that lost anything', () => {
+    expect(environmentBranch('run', '3F2A9C1E-4B5D-4C1A-9E2F-000000000000')).to.match(
+      /^cairn\/run-3f2a9c1e-4b5-[0-9a-f]{6}$/,
     );
-    expect(environmentBranch('run', 'ab--cd')).to.equal('cairn/run-ab-cd');
+    expect(environmentBranch('run', 'ab-cd')).to.equal('cairn/run-ab-cd');
+    expect(environmentBranch('run', 'ab--cd')).to.match(/^cairn\/run-ab-cd-[0-9a-f]{6}$/);
+    expect(environmentBranch('run', 'deploy-staging-1')).to.not.equal(
+      environmentBranch('run', 'deploy-staging-2'),
+    );
   });
 
   it('slugify lowercases, collapses and trims dashes', () => {

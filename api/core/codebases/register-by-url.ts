@@ -1,4 +1,5 @@
-import { WorkflowFailedError, type Client } from '@temporalio/client';
+import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ApplicationFailure } from '@temporalio/common';
 import { createHash } from 'node:crypto';
 import { identityForUrl } from '../../../activities/codebase-registration/identity-for-url.js';
@@ -26,20 +27,9 @@ function applicationFailureOf(error: unknown): ApplicationFailure | undefined {
   return undefined;
 }
 
-/** Runs the codebaseRegistration workflow and waits for its outcome. */
-export async function registerByUrl(
-  temporal: TemporalAccess,
-  input: CloneInput,
-): Promise<RegistrationOutcome> {
-  const identity = identityForUrl(input.url);
+async function outcomeOf(handle: WorkflowHandle): Promise<RegistrationOutcome> {
   try {
-    return (await temporal.client.workflow.execute('codebaseRegistration', {
-      taskQueue: temporal.taskQueue,
-      workflowId: registrationWorkflowId(identity.key),
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowExecutionTimeout: '1 hour',
-      args: [input],
-    })) as RegistrationOutcome;
+    return (await handle.result()) as RegistrationOutcome;
   } catch (error) {
     if (!(error instanceof WorkflowFailedError)) throw error;
     const failure = applicationFailureOf(error);
@@ -50,4 +40,33 @@ export async function registerByUrl(
     }
     throw error;
   }
+}
+
+/**
+ * Runs the codebaseRegistration workflow and waits for its outcome. A registration of the same
+ * repository already in flight is joined rather than repeated: the joiner gets the codebase as
+ * existing (200), and a joiner that consented retries when the leader was blocked without it.
+ */
+export async function registerByUrl(
+  temporal: TemporalAccess,
+  input: CloneInput,
+): Promise<RegistrationOutcome> {
+  const identity = identityForUrl(input.url);
+  const workflowId = registrationWorkflowId(identity.key);
+  let handle: WorkflowHandle;
+  try {
+    handle = await temporal.client.workflow.start('codebaseRegistration', {
+      taskQueue: temporal.taskQueue,
+      workflowId,
+      workflowIdConflictPolicy: 'FAIL',
+      workflowExecutionTimeout: '1 hour',
+      args: [input],
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    const leader = await outcomeOf(temporal.client.workflow.getHandle(workflowId));
+    if (leader.outcome === 'registered') return { ...leader, created: false };
+    return input.allowEnvKeys ? registerByUrl(temporal, input) : leader;
+  }
+  return outcomeOf(handle);
 }

@@ -131,8 +131,19 @@ for (const kind of databaseKinds()) {
       );
       const bodies = (await Promise.all(responses.map((r) => r.json()))) as CodebaseBody[];
       expect(new Set(bodies.map((b) => b.id)).size).to.equal(1);
-      expect(responses.map((r) => r.status)).to.include(201);
+      expect(responses.map((r) => r.status).sort()).to.deep.equal([200, 200, 200, 201]);
       expect(((await (await call('GET', '/api/codebases')).json()) as unknown[]).length).to.equal(1);
+    });
+
+    it('does not let a concurrent registration without consent block one with consent', async () => {
+      const remote = bareRemote({ '.env': `CLAUDE_API_KEY=${SECRET}\n` });
+      const [withoutConsent, withConsent] = await Promise.all([
+        call('POST', '/api/codebases', { url: remote.url }),
+        call('POST', '/api/codebases', { url: remote.url, allowEnvKeys: true }),
+      ]);
+      expect([200, 201], await withConsent.clone().text()).to.include(withConsent.status);
+      expect(((await withConsent.json()) as CodebaseBody).allowEnvKeys).to.equal(true);
+      expect([200, 422]).to.include(withoutConsent.status);
     });
 
     it('answers bad registrations with a 4xx that names the problem', async () => {

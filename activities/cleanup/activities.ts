@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import type { RegistrationContext } from '../codebase-registration/registration-context.js';
 import { runCleanupPass, type CleanupReport } from './cleanup-pass.js';
 
@@ -5,11 +6,18 @@ export function createCleanupActivities(deps: RegistrationContext) {
   return {
     async runCleanupPass(): Promise<CleanupReport> {
       const { cleanup, general } = deps.environment;
-      return runCleanupPass(deps, {
-        staleThresholdDays: cleanup.staleThresholdDays,
-        maxWorktreesPerCodebase: cleanup.maxWorktreesPerCodebase,
-        sessionRetentionDays: general.sessionRetentionDays,
-      });
+      // Heartbeats let Temporal notice a dead worker in minutes, not after the whole timeout.
+      const activity = Context.current();
+      const ticker = setInterval(() => activity.heartbeat(), 10_000);
+      try {
+        return await runCleanupPass(deps, {
+          staleThresholdDays: cleanup.staleThresholdDays,
+          maxWorktreesPerCodebase: cleanup.maxWorktreesPerCodebase,
+          sessionRetentionDays: general.sessionRetentionDays,
+        });
+      } finally {
+        clearInterval(ticker);
+      }
     },
   };
 }

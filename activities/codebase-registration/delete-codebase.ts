@@ -11,6 +11,8 @@ export interface DeletionReport {
   cancelledRuns: number;
   removedWorktrees: number;
   removedWorkspace: boolean;
+  /** Worktrees git could not remove; their records are marked destroyed all the same. */
+  failedWorktrees: Array<{ environmentId: string; error: string }>;
 }
 
 const IN_PROGRESS = ['pending', 'running', 'paused'] as const;
@@ -35,15 +37,21 @@ export async function deleteCodebase(
     }
   }
   let removedWorktrees = 0;
+  const failedWorktrees: DeletionReport['failedWorktrees'] = [];
   for (const environment of await listEnvironments(knex, codebase.id)) {
     if (environment.status !== 'active') continue;
-    const result = await removeWorktree({
-      db: context.db,
-      environment,
-      sourcePath: codebase.sourcePath,
-      force: true,
-    });
-    if (result.removed) removedWorktrees += 1;
+    try {
+      const result = await removeWorktree({
+        db: context.db,
+        environment,
+        sourcePath: codebase.sourcePath,
+        force: true,
+      });
+      if (result.removed) removedWorktrees += 1;
+    } catch (error) {
+      // One stubborn worktree must not leave the codebase half deleted.
+      failedWorktrees.push({ environmentId: environment.id, error: (error as Error).message });
+    }
   }
   await deleteCodebaseRow(knex, codebase.id);
   const removedWorkspace = removeWorkspace(workspaceAt(dirname(codebase.sourcePath)), context.workspacesRoot);
@@ -58,5 +66,5 @@ export async function deleteCodebase(
     },
     'codebase deleted',
   );
-  return { cancelledRuns, removedWorktrees, removedWorkspace };
+  return { cancelledRuns, removedWorktrees, removedWorkspace, failedWorktrees };
 }

@@ -6,6 +6,7 @@ import type { CleanupReport } from '../../activities/cleanup/cleanup-pass.js';
 export async function cleanupPass(): Promise<CleanupReport> {
   const { runCleanupPass } = proxyActivities<CleanupActivities>({
     startToCloseTimeout: '1 hour',
+    heartbeatTimeout: '2 minutes',
     retry: { maximumAttempts: 3, initialInterval: '30 seconds' },
   });
   return runCleanupPass();

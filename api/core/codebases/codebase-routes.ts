@@ -206,13 +206,28 @@ export function codebaseRoutes(deps: CodebaseRouteDependencies): RouteDefinition
           description: 'what was removed',
           schema: {
             type: 'object',
-            required: ['id', 'deleted', 'cancelledRuns', 'removedWorktrees', 'removedWorkspace'],
+            required: [
+              'id',
+              'deleted',
+              'cancelledRuns',
+              'removedWorktrees',
+              'removedWorkspace',
+              'failedWorktrees',
+            ],
             properties: {
               id: { type: 'string' },
               deleted: { type: 'boolean' },
               cancelledRuns: { type: 'integer' },
               removedWorktrees: { type: 'integer' },
               removedWorkspace: { type: 'boolean' },
+              failedWorktrees: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['environmentId', 'error'],
+                  properties: { environmentId: { type: 'string' }, error: { type: 'string' } },
+                },
+              },
             },
           },
         },

@@ -7,9 +7,7 @@ import {
   type RegistrationOutcome,
 } from './registration-context.js';
 
-/** Failure types the registration workflow must not retry, and the API maps to a 4xx. */
-export const CLONE_FAILED = 'CloneFailed';
-export const REGISTRATION_REFUSED = 'RegistrationRefused';
+import { CLONE_FAILED, REGISTRATION_REFUSED } from '../../domain/codebases/registration-failures.js';
 
 export function createRegistrationActivities(context: RegistrationContext) {
   return {

@@ -1,3 +1,4 @@
+import { isUniqueViolation } from '../../db/rows.js';
 import { mkdir, readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Logger } from '../../config/logger.js';
@@ -87,11 +88,6 @@ export async function isWorktreeOf(path: string, sourcePath: string): Promise<bo
   } catch {
     return false;
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 async function adoptActive(db: Database, environment: IsolationEnvironment): Promise<IsolationEnvironment> {

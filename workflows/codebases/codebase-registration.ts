@@ -1,4 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
+import { CLONE_FAILED, REGISTRATION_REFUSED } from '../../domain/codebases/registration-failures.js';
 import type { RegistrationActivities } from '../../activities/codebase-registration/activities.js';
 import type { CloneInput } from '../../activities/codebase-registration/clone-and-register.js';
 import type { RegistrationOutcome } from '../../activities/codebase-registration/registration-context.js';
@@ -15,7 +16,7 @@ export async function codebaseRegistration(input: CloneInput): Promise<Registrat
     retry: {
       initialInterval: '2 seconds',
       maximumAttempts: 4,
-      nonRetryableErrorTypes: ['CloneFailed', 'RegistrationRefused'],
+      nonRetryableErrorTypes: [CLONE_FAILED, REGISTRATION_REFUSED],
     },
   });
   return cloneAndRegisterCodebase(input);

@@ -8,7 +8,7 @@ import {
   RegistrationError,
   type RegistrationOutcome,
 } from '../../../activities/codebase-registration/registration-context.js';
-import { CLONE_FAILED, REGISTRATION_REFUSED } from '../../../activities/codebase-registration/activities.js';
+import { CLONE_FAILED, REGISTRATION_REFUSED } from '../../../domain/codebases/registration-failures.js';
 
 export interface TemporalAccess {
   client: Client;

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as coreTables from './migrations/0001-core-tables.js';
+import * as turnReplies from './migrations/0002-turn-replies.js';
 
 interface Migration {
   name: string;
@@ -9,7 +10,13 @@ interface Migration {
 
 // Listed in code rather than read from a folder: the order is explicit, and the same list works
 // from TypeScript sources and from a compiled build.
-const MIGRATIONS: readonly Migration[] = [{ name: '0001-core-tables', ...coreTables }];
+const MIGRATIONS: readonly Migration[] = [
+  { name: '0001-core-tables', ...coreTables },
+  { name: '0002-turn-replies', ...turnReplies },
+];
+
+/** Every migration's name, in the order they apply. */
+export const MIGRATION_NAMES: readonly string[] = MIGRATIONS.map((migration) => migration.name);
 
 const source: Knex.MigrationSource<Migration> = {
   getMigrations: async () => [...MIGRATIONS],

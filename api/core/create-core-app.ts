@@ -4,12 +4,24 @@ import { healthComponents, healthRoutes, type HealthDependencies } from './healt
 import { updateRoutes, type UpdateInfo } from './update-routes.js';
 import { codebaseRoutes, type CodebaseRouteDependencies } from './codebases/codebase-routes.js';
 import { codebaseSchemas } from './codebases/codebase-view.js';
+import { conversationRoutes } from './conversations/conversation-routes.js';
+import { conversationSchemas } from './conversations/conversation-schemas.js';
+import { messageRoutes } from './conversations/message-routes.js';
+import type { DispatchTurn } from './conversations/turn-dispatch.js';
+import { streamRoutes } from './streams/stream-routes.js';
+import type { JournalHub } from './streams/journal-hub.js';
 
 export interface CoreAppDependencies extends HealthDependencies {
   logger: Logger;
   corsOrigin: string;
   update: UpdateInfo;
   codebases: CodebaseRouteDependencies;
+  conversations: {
+    dispatch: DispatchTurn;
+    hub: JournalHub;
+    /** SSE comment period; 15 s unless a test shortens it. */
+    heartbeatMs?: number;
+  };
 }
 
 /** The core service on PORT: health, system and the orchestration API. */
@@ -18,8 +30,15 @@ export function createCoreApp(deps: CoreAppDependencies): HttpApp {
     title: 'Cairn core API',
     version: deps.version,
     description: 'Conversations, codebases, workflows and runs of AI coding assistants.',
-    routes: [...healthRoutes(deps), ...updateRoutes(deps.update), ...codebaseRoutes(deps.codebases)],
-    components: { schemas: { ...healthComponents, ...codebaseSchemas } },
+    routes: [
+      ...healthRoutes(deps),
+      ...updateRoutes(deps.update),
+      ...codebaseRoutes(deps.codebases),
+      ...conversationRoutes(deps.db),
+      ...messageRoutes({ ...deps.conversations, db: deps.db, logger: deps.logger, maxConcurrent: deps.maxConcurrent }),
+      ...streamRoutes({ ...deps.conversations, db: deps.db }),
+    ],
+    components: { schemas: { ...healthComponents, ...codebaseSchemas, ...conversationSchemas } },
     logger: deps.logger.child({ component: 'core-api' }),
     corsOrigin: deps.corsOrigin,
     openapiPaths: ['/api/openapi.json'],

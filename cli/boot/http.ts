@@ -10,6 +10,24 @@ import type { Client } from '@temporalio/client';
 import { DEFAULT_TASK_QUEUE } from '../../domain/task-queues.js';
 import { activityDependencies } from './activity-dependencies.js';
 import { resolveCorePort } from './port.js';
+import { JournalHub } from '../../api/core/streams/journal-hub.js';
+import { turnDispatcher } from '../../api/core/conversations/turn-dispatch.js';
+import { listenForJournalAppends } from '../../db/journal-listener.js';
+
+// Postgres notifications wake streams at once, so polling is only a safety net there; SQLite
+// shared by an API and a worker process has nothing but polling.
+const POLL_MS = { postgres: 2_000, sqlite: 250 } as const;
+
+/** Live delivery of journal events to this process's SSE clients. */
+function startJournalHub(context: CairnContext, db: Database, lifecycle: Lifecycle): JournalHub {
+  const hub = new JournalHub({ knex: db.knex, logger: context.logger, pollMs: POLL_MS[db.dialect] });
+  const listener = db.dialect === 'postgres' ? listenForJournalAppends(db.knex, context.logger) : undefined;
+  lifecycle.add('journal hub', async () => {
+    hub.close();
+    await listener?.stop();
+  });
+  return hub;
+}
 
 export interface RunningHttpService {
   name: string;
@@ -44,6 +62,7 @@ export async function startHttpServices(
   lifecycle: Lifecycle,
 ): Promise<RunningHttpService[]> {
   const { environment, config, pkg } = context;
+  const hub = startJournalHub(context, db, lifecycle);
   const app = createCoreApp({
     db,
     logger: context.logger,
@@ -56,6 +75,7 @@ export async function startHttpServices(
       registration: activityDependencies(context, db),
       temporal: { client, taskQueue: DEFAULT_TASK_QUEUE },
     },
+    conversations: { hub, dispatch: turnDispatcher({ client, taskQueue: DEFAULT_TASK_QUEUE }) },
   });
   const server = createServer(app.callback());
   const host = environment.server.host;

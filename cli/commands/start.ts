@@ -5,6 +5,7 @@ import { Lifecycle } from '../boot/lifecycle.js';
 import { startHttpServices } from '../boot/http.js';
 import { connectClient, externalTemporal, startTemporal, startWorkers } from '../boot/temporal.js';
 import { ensureCleanupSchedule } from '../../worker/cleanup-schedule.js';
+import { startTurnSweeper } from '../../worker/turn-sweeper.js';
 import { DEFAULT_TASK_QUEUE } from '../../domain/task-queues.js';
 
 export type Role = 'all' | 'api' | 'worker';
@@ -36,6 +37,8 @@ export async function runRole(role: Role): Promise<void> {
         taskQueue: DEFAULT_TASK_QUEUE,
         intervalHours: context.environment.cleanup.intervalHours,
       });
+      const sweeper = startTurnSweeper({ client, taskQueue: DEFAULT_TASK_QUEUE, db, logger: context.logger });
+      lifecycle.add('turn sweeper', () => sweeper.stop());
     }
     if (role !== 'worker') {
       const services = await startHttpServices(context, db, client, lifecycle);

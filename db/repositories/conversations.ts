@@ -128,3 +128,37 @@ export async function softDeleteConversation(knex: Knex, id: string): Promise<bo
 export async function touchConversation(knex: Knex, id: string): Promise<void> {
   await knex('conversations').where({ id }).update({ last_activity_at: nowIso() });
 }
+
+/**
+ * The conversation a public `{id}` names: the record's id, or the web platform's
+ * platform_conversation_id (the same value for conversations created over the API).
+ */
+export async function findConversationByRef(knex: Knex, ref: string): Promise<Conversation | undefined> {
+  return (await findConversation(knex, ref)) ?? findConversationByPlatformId(knex, 'web', ref);
+}
+
+/** Marks activity on a conversation that is not deleted; false when it is deleted or unknown. */
+export async function touchLiveConversation(knex: Knex, id: string): Promise<boolean> {
+  const changed = await knex('conversations')
+    .where({ id })
+    .whereNull('deleted_at')
+    .update({ last_activity_at: nowIso() });
+  return changed > 0;
+}
+
+/** Records the worktree a conversation's turns run in. */
+export async function attachEnvironment(
+  knex: Knex,
+  id: string,
+  environment: { id: string; path: string },
+): Promise<void> {
+  await knex('conversations')
+    .where({ id })
+    .update({ isolation_environment_id: environment.id, cwd: environment.path, updated_at: nowIso() });
+}
+
+/** Sets a generated title unless someone named the conversation meanwhile; true when it was set. */
+export async function setTitleIfUnset(knex: Knex, id: string, title: string): Promise<boolean> {
+  const changed = await knex('conversations').where({ id }).whereNull('title').update({ title, updated_at: nowIso() });
+  return changed > 0;
+}

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { nowIso, toIso, toNumber, parseJson } from '../rows.js';
+import { announceAppended, JOURNAL_CHANNEL } from '../journal-signals.js';
 
 /** The stream every workflow event is also written to. */
 export const DASHBOARD_STREAM = '__dashboard__';
@@ -63,7 +64,26 @@ export async function appendEvents(knex: Knex, events: NewJournalEvent[]): Promi
       })),
     )
     .returning(['id', 'stream_key', 'type', 'payload', 'created_at']);
-  return (rows as EventRow[]).map(fromRow).sort((a, b) => a.id - b.id);
+  const stored = (rows as EventRow[]).map(fromRow).sort((a, b) => a.id - b.id);
+  const keys = new Set(stored.map((event) => event.streamKey));
+  // NOTIFY inside the transaction is delivered at commit, to listeners in every process.
+  if (isPostgres(knex)) {
+    for (const key of keys) await knex.raw('select pg_notify(?, ?)', [JOURNAL_CHANNEL, key]);
+  }
+  announceWhenCommitted(knex, keys);
+  return stored;
+}
+
+/** Readers woken before the commit would find nothing yet, so wait for it. */
+function announceWhenCommitted(knex: Knex, keys: Set<string>): void {
+  if (!knex.isTransaction) {
+    announceAppended(keys);
+    return;
+  }
+  (knex as Knex.Transaction).executionPromise.then(
+    () => announceAppended(keys),
+    () => undefined,
+  );
 }
 
 export async function appendEvent(knex: Knex, event: NewJournalEvent): Promise<JournalEvent> {

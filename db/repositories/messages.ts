@@ -11,6 +11,8 @@ export interface Message {
   content: string;
   metadata: Record<string, unknown>;
   turnStatus: TurnStatus | null;
+  /** Output rows point at the user message whose turn produced them. */
+  replyToMessageId: number | null;
   createdAt: string;
 }
 
@@ -20,6 +22,7 @@ export interface NewMessage {
   content: string;
   metadata?: Record<string, unknown>;
   turnStatus?: TurnStatus | null;
+  replyToMessageId?: number | null;
 }
 
 interface MessageRow {
@@ -29,6 +32,7 @@ interface MessageRow {
   content: string;
   metadata: string | null;
   turn_status: TurnStatus | null;
+  reply_to_message_id: number | string | null;
   created_at: unknown;
 }
 
@@ -40,6 +44,7 @@ function fromRow(row: MessageRow): Message {
     content: row.content,
     metadata: parseJson(row.metadata, {}),
     turnStatus: row.turn_status,
+    replyToMessageId: row.reply_to_message_id === null ? null : toNumber(row.reply_to_message_id),
     createdAt: toIso(row.created_at),
   };
 }
@@ -52,6 +57,7 @@ export async function appendMessage(knex: Knex, input: NewMessage): Promise<Mess
       content: input.content,
       metadata: input.metadata ? JSON.stringify(input.metadata) : null,
       turn_status: input.turnStatus ?? null,
+      reply_to_message_id: input.replyToMessageId ?? null,
       created_at: nowIso(),
     })
     .returning('*')) as MessageRow[];
@@ -96,4 +102,63 @@ export async function countTurns(knex: Knex): Promise<{ active: number; queued: 
     .groupBy('turn_status')) as Array<{ turn_status: TurnStatus; count: unknown }>;
   const byStatus = new Map(rows.map((r) => [r.turn_status, countOf(r)]));
   return { active: byStatus.get('running') ?? 0, queued: byStatus.get('queued') ?? 0 };
+}
+
+export async function findMessage(knex: Knex, id: number): Promise<Message | undefined> {
+  const row = await knex<MessageRow>('messages').where('id', id).first();
+  return row ? fromRow(row) : undefined;
+}
+
+/** Removes what an interrupted attempt of a turn stored, before the turn runs again. */
+export async function deleteReplies(knex: Knex, userMessageId: number): Promise<number> {
+  return knex('messages').where('reply_to_message_id', userMessageId).delete();
+}
+
+const OPEN_TURNS: TurnStatus[] = ['queued', 'running'];
+
+/** Turns of the conversation accepted before this one and not finished yet. */
+export async function countTurnsAhead(knex: Knex, conversationId: string, messageId: number): Promise<number> {
+  const row = await knex('messages')
+    .count({ count: '*' })
+    .where('conversation_id', conversationId)
+    .whereIn('turn_status', OPEN_TURNS)
+    .andWhere('id', '<', messageId)
+    .first();
+  return countOf(row as { count?: unknown });
+}
+
+/** Waiting turns of every conversation accepted before this one. */
+export async function countQueuedBefore(knex: Knex, messageId: number): Promise<number> {
+  const row = await knex('messages')
+    .count({ count: '*' })
+    .where('turn_status', 'queued')
+    .andWhere('id', '<', messageId)
+    .first();
+  return countOf(row as { count?: unknown });
+}
+
+/** Unfinished turns of one conversation, oldest first: what its workflow still owes. */
+export async function openTurnIds(knex: Knex, conversationId: string): Promise<number[]> {
+  const rows = (await knex('messages')
+    .select('id')
+    .where('conversation_id', conversationId)
+    .whereIn('turn_status', OPEN_TURNS)
+    .orderBy('id', 'asc')) as Array<{ id: unknown }>;
+  return rows.map((row) => toNumber(row.id));
+}
+
+/** Conversations with unfinished turns, so a starting worker can make sure each has a workflow. */
+export async function conversationsWithOpenTurns(knex: Knex): Promise<string[]> {
+  const rows = (await knex('messages')
+    .distinct('conversation_id')
+    .whereIn('turn_status', OPEN_TURNS)) as Array<{ conversation_id: string }>;
+  return rows.map((row) => row.conversation_id);
+}
+
+export async function countUserMessages(knex: Knex, conversationId: string): Promise<number> {
+  const row = await knex('messages')
+    .count({ count: '*' })
+    .where({ conversation_id: conversationId, role: 'user' })
+    .first();
+  return countOf(row as { count?: unknown });
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { databaseKinds } from '../../support/databases.js';
-import { migrateToLatest, pendingMigrations, rollbackAll } from '../../../db/migrate.js';
+import { MIGRATION_NAMES, migrateToLatest, pendingMigrations, rollbackAll } from '../../../db/migrate.js';
 import { openDatabase } from '../../../db/connection.js';
 
 const CORE_TABLES = [
@@ -20,8 +20,8 @@ for (const kind of databaseKinds()) {
       const test = await kind.create({ migrate: false });
       try {
         const { knex } = test.db;
-        expect(await pendingMigrations(knex)).to.deep.equal(['0001-core-tables']);
-        expect(await migrateToLatest(knex)).to.deep.equal(['0001-core-tables']);
+        expect(await pendingMigrations(knex)).to.deep.equal(MIGRATION_NAMES);
+        expect(await migrateToLatest(knex)).to.deep.equal(MIGRATION_NAMES);
         for (const table of CORE_TABLES) expect(await knex.schema.hasTable(table), table).to.equal(true);
         expect(await migrateToLatest(knex)).to.deep.equal([]);
         expect(await pendingMigrations(knex)).to.deep.equal([]);
@@ -39,7 +39,7 @@ for (const kind of databaseKinds()) {
       );
       try {
         const results = await Promise.all([test.db, ...others].map((db) => migrateToLatest(db.knex)));
-        expect(results.flat()).to.deep.equal(['0001-core-tables']);
+        expect(results.flat()).to.deep.equal(MIGRATION_NAMES);
         expect(await pendingMigrations(test.db.knex)).to.deep.equal([]);
       } finally {
         for (const db of others) await db.close();
@@ -56,7 +56,7 @@ for (const kind of databaseKinds()) {
           t.integer('is_locked');
         });
         await knex('cairn_migrations_lock').insert([{ is_locked: 0 }, { is_locked: 0 }]);
-        expect(await migrateToLatest(knex, 5_000)).to.deep.equal(['0001-core-tables']);
+        expect(await migrateToLatest(knex, 5_000)).to.deep.equal(MIGRATION_NAMES);
         const rows = await knex('cairn_migrations_lock').select('index');
         expect(rows).to.have.length(1);
       } finally {

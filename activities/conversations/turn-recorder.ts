@@ -1,0 +1,171 @@
+import type { Knex } from 'knex';
+import { appendEvent } from '../../db/repositories/events.js';
+import { appendMessage, type MessageRole } from '../../db/repositories/messages.js';
+import { clipToolText, type ConversationEventType } from '../../domain/conversations/conversation-events.js';
+import type { AssistantChunk } from '../assistants/types.js';
+
+export interface TurnRecorderOptions {
+  knex: Knex;
+  conversationId: string;
+  /** The user message this turn answers. */
+  messageId: number;
+  /** Text deltas within this window go out as one event, bounding journal writes. */
+  coalesceMs?: number;
+}
+
+const DEFAULT_COALESCE_MS = 30;
+
+function stringify(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * Turns an assistant's chunks into stored messages (each pointing at the user message) and
+ * journal events, in order. Writes are chained so a timer flush never overtakes a chunk.
+ */
+export class TurnRecorder {
+  private readonly coalesceMs: number;
+  private chain: Promise<void> = Promise.resolve();
+  private failure: unknown;
+  private segment = '';
+  private unsent = '';
+  private flushTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: TurnRecorderOptions) {
+    this.coalesceMs = options.coalesceMs ?? DEFAULT_COALESCE_MS;
+  }
+
+  /** Records one chunk; resolves when its writes are queued, not necessarily done. */
+  record(chunk: AssistantChunk): void {
+    switch (chunk.kind) {
+      case 'text':
+        this.segment += chunk.text;
+        this.unsent += chunk.text;
+        this.flushTimer ??= setTimeout(() => {
+          this.flushTimer = undefined;
+          this.enqueue(() => this.sendDelta());
+        }, this.coalesceMs);
+        return;
+      case 'session':
+        this.closeSegment();
+        this.enqueue(() => this.store('system', `Assistant session ${chunk.providerSessionId}`, 'session', {
+          providerSessionId: chunk.providerSessionId,
+        }));
+        return;
+      case 'tool_call':
+        this.closeSegment();
+        this.enqueue(() =>
+          this.store('tool', chunk.name, 'tool_call', {
+            toolCallId: chunk.toolCallId,
+            name: chunk.name,
+            input: clipToolText(stringify(chunk.input)),
+          }),
+        );
+        return;
+      case 'tool_result':
+        this.closeSegment();
+        this.enqueue(() =>
+          this.store(
+            'tool',
+            clipToolText(chunk.output),
+            'tool_result',
+            { toolCallId: chunk.toolCallId, isError: chunk.isError },
+            { output: clipToolText(chunk.output) },
+          ),
+        );
+        return;
+      case 'error':
+        this.closeSegment();
+        this.enqueue(() => this.store('error', chunk.message, 'error', {}, { message: chunk.message }));
+        return;
+      case 'done':
+        this.closeSegment();
+        return;
+    }
+  }
+
+  /** Stores an error the turn ended with (not one the assistant reported along the way). */
+  recordFailure(message: string, code: string): void {
+    this.closeSegment();
+    this.enqueue(() => this.store('error', message, 'error', { code }, { message }));
+  }
+
+  /** Waits for every write; rethrows the first one that failed. */
+  async settle(): Promise<void> {
+    this.closeSegment();
+    await this.chain;
+    if (this.failure) throw this.failure;
+  }
+
+  /** Emits an event not tied to a stored message. */
+  event(type: ConversationEventType, payload: Record<string, unknown>): Promise<void> {
+    this.enqueue(() => this.append(type, payload));
+    return this.chain;
+  }
+
+  private closeSegment(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.segment === '') return;
+    const text = this.segment;
+    this.segment = '';
+    this.enqueue(async () => {
+      await this.sendDelta();
+      const stored = await appendMessage(this.options.knex, this.newMessage('assistant', text, { kind: 'text' }));
+      await this.append('text_done', { storedMessageId: stored.id, text });
+    });
+  }
+
+  private async sendDelta(): Promise<void> {
+    if (this.unsent === '') return;
+    const text = this.unsent;
+    this.unsent = '';
+    await this.append('text', { text });
+  }
+
+  private async store(
+    role: MessageRole,
+    content: string,
+    type: ConversationEventType,
+    details: Record<string, unknown>,
+    eventExtras: Record<string, unknown> = {},
+  ): Promise<void> {
+    const message = this.newMessage(role, content, { kind: type, ...details });
+    const stored = await appendMessage(this.options.knex, message);
+    await this.append(type, { storedMessageId: stored.id, ...details, ...eventExtras });
+  }
+
+  private newMessage(role: MessageRole, content: string, metadata: Record<string, unknown>) {
+    return {
+      conversationId: this.options.conversationId,
+      role,
+      content,
+      metadata,
+      replyToMessageId: this.options.messageId,
+    };
+  }
+
+  private async append(type: ConversationEventType, payload: Record<string, unknown>): Promise<void> {
+    await appendEvent(this.options.knex, {
+      streamKey: this.options.conversationId,
+      type,
+      payload: { messageId: this.options.messageId, ...payload },
+    });
+  }
+
+  private enqueue(write: () => Promise<void>): void {
+    this.chain = this.chain.then(async () => {
+      if (this.failure) return;
+      try {
+        await write();
+      } catch (error) {
+        this.failure = error;
+      }
+    });
+  }
+}

@@ -1,0 +1,64 @@
+import { defineRoute, defineRoutes, type RouteDefinition } from '../../http/index.js';
+import { lastEventIdOf, openEventStream } from '../../http/sse.js';
+import type { Database } from '../../../db/connection.js';
+import { DASHBOARD_STREAM, type JournalEvent } from '../../../db/repositories/events.js';
+import { existingConversation } from '../conversations/conversation-routes.js';
+import type { JournalHub } from './journal-hub.js';
+
+export interface StreamRouteDependencies {
+  db: Database;
+  hub: JournalHub;
+  heartbeatMs?: number;
+}
+
+function frameOf(event: JournalEvent) {
+  return { type: event.type, ...event.payload, created_at: event.createdAt };
+}
+
+/** Server-Sent Events tailing the journal: one conversation's events, or every workflow event. */
+export function streamRoutes(deps: StreamRouteDependencies): RouteDefinition[] {
+  return defineRoutes(
+    defineRoute<{ params: { conversationId: string }; query: { lastEventId?: string } }>({
+      method: 'GET',
+      path: '/api/stream/{conversationId}',
+      operationId: 'streamConversation',
+      summary: 'Live events of a conversation (or of every workflow, for `__dashboard__`)',
+      description:
+        'text/event-stream. Every frame has an `id:` (its journal id) and JSON `data` with a `type`. Reconnect with ' +
+        'Last-Event-ID (or `?lastEventId=`) to receive everything missed, including events written by other processes ' +
+        'or before a restart. Without either, the stream starts with the next event. A comment line is sent every 15 s.',
+      tags: ['streams'],
+      params: {
+        type: 'object',
+        required: ['conversationId'],
+        properties: { conversationId: { type: 'string', minLength: 1, maxLength: 255 } },
+      },
+      query: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { lastEventId: { type: 'string', maxLength: 20, description: 'alternative to the Last-Event-ID header' } },
+      },
+      responses: { 200: { description: 'the event stream', contentType: 'text/event-stream', schema: { type: 'string' } } },
+      handler: async ({ params, query, ctx }) => {
+        const afterGiven = lastEventIdOf(ctx, query.lastEventId);
+        const streamKey =
+          params.conversationId === DASHBOARD_STREAM
+            ? DASHBOARD_STREAM
+            : (await existingConversation(deps.db, params.conversationId)).id;
+        const afterId = afterGiven ?? (await deps.hub.latestId(streamKey));
+        const stream = openEventStream(ctx, { heartbeatMs: deps.heartbeatMs });
+        try {
+          const leave = await deps.hub.subscribe(streamKey, afterId, {
+            deliver(events) {
+              for (const event of events) if (!stream.send(event.id, frameOf(event))) return;
+            },
+          });
+          stream.onClose(leave);
+        } catch (error) {
+          stream.close();
+          throw error;
+        }
+      },
+    }),
+  );
+}

@@ -1,0 +1,19 @@
+import type { Knex } from 'knex';
+
+// A turn's output (assistant text, tool calls, errors) points at the user message it answers.
+// When a turn is run again after a worker died, the first attempt's partial output is found
+// by this column and replaced, so the answer is stored exactly once.
+
+export async function up(knex: Knex): Promise<void> {
+  await knex.schema.alterTable('messages', (t) => {
+    t.bigInteger('reply_to_message_id');
+    t.index(['reply_to_message_id']);
+  });
+}
+
+export async function down(knex: Knex): Promise<void> {
+  await knex.schema.alterTable('messages', (t) => {
+    t.dropIndex(['reply_to_message_id']);
+    t.dropColumn('reply_to_message_id');
+  });
+}

@@ -1,0 +1,57 @@
+// Names and shapes shared by the conversation workflow, its activities and the API that signals it.
+
+export const CONVERSATION_WORKFLOW_TYPE = 'conversation';
+export const MESSAGE_SIGNAL = 'message';
+
+/** Deterministic from the database id, so every API replica signals the same execution. */
+export function conversationWorkflowId(conversationId: string): string {
+  return `conversation-${conversationId}`;
+}
+
+export interface MessageSignal {
+  /** The stored user message whose turn is owed. */
+  messageId: number;
+}
+
+export interface ConversationWorkflowInput {
+  conversationId: string;
+  /** Turns carried over a continue-as-new. */
+  pending?: number[];
+  /** Whether the conversation still needs a generated title. */
+  needsTitle?: boolean;
+  /** An idle conversation's workflow ends after this long; the next message starts it again. */
+  idleTimeoutMs?: number;
+  /** Turns per run before continue-as-new keeps the history short. */
+  turnsPerRun?: number;
+  /** How soon a turn whose worker died is run again. */
+  turnHeartbeatTimeoutMs?: number;
+}
+
+export const DEFAULT_CONVERSATION_IDLE_MS = 15 * 60_000;
+export const DEFAULT_TURNS_PER_RUN = 100;
+export const DEFAULT_TURN_HEARTBEAT_TIMEOUT_MS = 60_000;
+/** Attempts of one turn before it is marked failed (a crash mid-turn uses one). */
+export const TURN_ATTEMPTS = 5;
+
+export interface AbandonTurnInput {
+  conversationId: string;
+  messageId: number;
+  reason: string;
+}
+
+export interface ConversationState {
+  /** Unfinished turns, oldest first. */
+  openTurnIds: number[];
+  needsTitle: boolean;
+}
+
+export interface TurnInput {
+  conversationId: string;
+  messageId: number;
+}
+
+export type TurnOutcome = 'completed' | 'failed' | 'already_finished';
+
+export interface TurnResult {
+  outcome: TurnOutcome;
+}

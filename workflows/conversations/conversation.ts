@@ -1,0 +1,97 @@
+import {
+  ActivityFailure,
+  condition,
+  continueAsNew,
+  defineSignal,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { assistantQueueFor } from '../../domain/task-queues.js';
+import {
+  DEFAULT_CONVERSATION_IDLE_MS,
+  DEFAULT_TURN_HEARTBEAT_TIMEOUT_MS,
+  DEFAULT_TURNS_PER_RUN,
+  TURN_ATTEMPTS,
+  MESSAGE_SIGNAL,
+  type ConversationWorkflowInput,
+  type MessageSignal,
+} from '../../domain/conversations/conversation-workflow.js';
+import type { ConversationActivities, TurnActivities } from '../../activities/conversations/activities.js';
+
+export const messageSignal = defineSignal<[MessageSignal]>(MESSAGE_SIGNAL);
+
+/**
+ * A conversation's turns, one at a time in arrival order. Signals only wake the workflow: the
+ * database says which turns are owed, so a message whose signal never arrived (Temporal was
+ * down at that moment) is still answered. Each turn is an activity on the assistant queue,
+ * whose worker limit is the concurrency limit; the rest wait there.
+ */
+export async function conversation(input: ConversationWorkflowInput): Promise<void> {
+  const { conversationId } = input;
+  const idleTimeoutMs = input.idleTimeoutMs ?? DEFAULT_CONVERSATION_IDLE_MS;
+  const turnsPerRun = input.turnsPerRun ?? DEFAULT_TURNS_PER_RUN;
+  const pending = new Set<number>(input.pending ?? []);
+  const finished = new Set<number>();
+  let needsTitle = input.needsTitle ?? true;
+
+  setHandler(messageSignal, ({ messageId }) => {
+    if (!finished.has(messageId)) pending.add(messageId);
+  });
+
+  const core = proxyActivities<ConversationActivities>({
+    startToCloseTimeout: '1 minute',
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+  });
+  const assistant = proxyActivities<TurnActivities>({
+    taskQueue: assistantQueueFor(workflowInfo().taskQueue),
+    startToCloseTimeout: '12 hours',
+    // A worker that died mid-turn is noticed by its missing heartbeats; the turn then runs again.
+    heartbeatTimeout: input.turnHeartbeatTimeoutMs ?? DEFAULT_TURN_HEARTBEAT_TIMEOUT_MS,
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: TURN_ATTEMPTS },
+  });
+
+  /** Runs a turn; when every attempt failed (a bug, a database that stays down) the turn is marked failed. */
+  const answer = async (messageId: number) => {
+    try {
+      await assistant.runAssistantTurn({ conversationId, messageId });
+    } catch (error) {
+      if (!(error instanceof ActivityFailure)) throw error;
+      await core.abandonTurn({ conversationId, messageId, reason: error.cause?.message ?? error.message });
+    }
+  };
+
+  let turnsRun = 0;
+  for (;;) {
+    const state = await core.conversationState(conversationId);
+    for (const id of state.openTurnIds) if (!finished.has(id)) pending.add(id);
+    needsTitle = needsTitle && state.needsTitle;
+
+    if (pending.size === 0) {
+      const woken = await condition(() => pending.size > 0, idleTimeoutMs);
+      if (!woken) return;
+      continue;
+    }
+
+    while (pending.size > 0) {
+      const messageId = Math.min(...pending);
+      pending.delete(messageId);
+      const turn = answer(messageId);
+      if (needsTitle) {
+        needsTitle = false;
+        await Promise.all([turn, core.generateConversationTitle({ conversationId, messageId })]);
+      } else {
+        await turn;
+      }
+      finished.add(messageId);
+      turnsRun += 1;
+      if (turnsRun >= turnsPerRun || workflowInfo().continueAsNewSuggested) {
+        await continueAsNew<typeof conversation>({
+          ...input,
+          pending: [...pending],
+          needsTitle,
+        });
+      }
+    }
+  }
+}

@@ -1,2 +1,3 @@
 // Runs every benchmark in turn; each prints its own JSON figures.
 await import('./startup.js');
+await import('./conversation.js');

@@ -7,7 +7,7 @@ import type { Database } from '../../db/connection.js';
 import { listenForJournalAppends, type JournalListener } from '../../db/journal-listener.js';
 import type { ConversationWorkflowInput } from '../../domain/conversations/conversation-workflow.js';
 import { listen, type ListeningApp } from './http.js';
-import type { RunningTestWorkers } from './temporal.js';
+import type { Client } from '@temporalio/client';
 
 export interface TestCoreApp extends ListeningApp {
   hub: JournalHub;
@@ -22,17 +22,17 @@ export interface TestCoreAppOptions {
   workflowDefaults?: Omit<ConversationWorkflowInput, 'conversationId' | 'pending'>;
 }
 
-/** The core API as `cairn start` builds it, on a loopback port, against a test's workers. */
+/** The core API as `cairn start` builds it, on a loopback port, against a test's workers (or any client and queue). */
 export async function startTestCoreApp(
   db: Database,
   context: ActivityDependencies,
-  workers: RunningTestWorkers,
+  temporalAccess: { temporal: { client: Client }; taskQueue: string },
   options: TestCoreAppOptions = {},
 ): Promise<TestCoreApp> {
   const hub = new JournalHub({ knex: db.knex, logger: context.logger, pollMs: options.pollMs ?? 250 });
   let listener: JournalListener | undefined;
   if (options.listen && db.dialect === 'postgres') listener = listenForJournalAppends(db.knex, context.logger);
-  const temporal = { client: workers.temporal.client, taskQueue: workers.taskQueue };
+  const temporal = { client: temporalAccess.temporal.client, taskQueue: temporalAccess.taskQueue };
   const app = createCoreApp({
     db,
     logger: context.logger,

@@ -11,11 +11,14 @@ import { captureLogs } from '../../support/logs.js';
 import { Client } from '@temporalio/client';
 import { makeTempDir } from '../../support/temp-dirs.js';
 import { testServiceContext } from '../../support/service-context.js';
+import { JournalHub } from '../../../api/core/streams/journal-hub.js';
+import { turnDispatcher } from '../../../api/core/conversations/turn-dispatch.js';
 
 for (const kind of databaseKinds()) {
   describe(`core system endpoints (${kind.name})`, () => {
     let test: TestDatabase;
     let server: ListeningApp;
+    let hub: JournalHub;
     const logs = captureLogs('info');
 
     const home = makeTempDir('cairn-home-');
@@ -23,6 +26,8 @@ for (const kind of databaseKinds()) {
 
     beforeEach(async () => {
       test = await kind.create();
+      hub = new JournalHub({ knex: test.db.knex, logger: logs.logger, pollMs: 1_000 });
+      const lazyClient = new Client();
       const app = createCoreApp({
         db: test.db,
         logger: logs.logger,
@@ -34,13 +39,15 @@ for (const kind of databaseKinds()) {
         // Never used by these endpoints; a lazy client connects only when asked to.
         codebases: {
           registration: testServiceContext(test.db, { home: home.path }),
-          temporal: { client: new Client(), taskQueue: 'unused' },
+          temporal: { client: lazyClient, taskQueue: 'unused' },
         },
+        conversations: { hub, dispatch: turnDispatcher({ client: lazyClient, taskQueue: 'unused' }) },
       });
       server = await listen(app);
     });
     afterEach(async () => {
       await server.close();
+      hub.close();
       await test.dispose();
     });
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { appendEvent, DASHBOARD_STREAM } from '../../../db/repositories/events.js';
+import { appendEvent, DASHBOARD_STREAM, type JournalEvent } from '../../../db/repositories/events.js';
 import { createConversation } from '../../../db/repositories/conversations.js';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
 import { startTestCoreApp, type TestCoreApp } from '../../support/core-app.js';
@@ -75,7 +75,7 @@ for (const kind of databaseKinds()) {
 
     it('replays everything after Last-Event-ID, then continues live', async () => {
       const id = await newConversation();
-      const written = [];
+      const written: JournalEvent[] = [];
       for (const text of ['one', 'two', 'three']) {
         written.push(await appendEvent(test.db.knex, { streamKey: id, type: 'text', payload: { text } }));
       }
@@ -120,7 +120,7 @@ for (const kind of databaseKinds()) {
     it('gives every one of 100 clients every event, in order', async () => {
       const id = await newConversation();
       const clients = await Promise.all(Array.from({ length: 100 }, () => connect(`/api/stream/${id}`, 0)));
-      const written = [];
+      const written: number[] = [];
       for (let index = 0; index < 20; index += 1) {
         written.push((await appendEvent(test.db.knex, { streamKey: id, type: 'text', payload: { index } })).id);
       }

@@ -1,0 +1,253 @@
+import { expect } from 'chai';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { databaseKinds, type TestDatabase } from '../../support/databases.js';
+import { startTestCoreApp, type TestCoreApp } from '../../support/core-app.js';
+import { fakeAssistants, type FakeAssistantSetup } from '../../support/fake-assistants.js';
+import { git, makeTempRepo, type TempRepo } from '../../support/git-repos.js';
+import { openSse, type SseConnection, type SseFrame } from '../../support/sse-client.js';
+import { testServiceContext } from '../../support/service-context.js';
+import { startTestWorkers, type RunningTestWorkers } from '../../support/temporal.js';
+import { makeTempDir } from '../../support/temp-dirs.js';
+import { conversationWorkflowId } from '../../../domain/conversations/conversation-workflow.js';
+
+interface Accepted {
+  message_id: number;
+  conversation_id: string;
+  status: 'started' | 'queued';
+  position: number;
+}
+
+interface StoredMessage {
+  id: number;
+  role: string;
+  content: string;
+  metadata: Record<string, unknown>;
+  turn_status: string | null;
+  reply_to_message_id: number | null;
+}
+
+for (const kind of databaseKinds()) {
+  describe(`conversations answered by an assistant (${kind.name})`, function () {
+    this.timeout(120_000);
+    let test: TestDatabase;
+    let workers: RunningTestWorkers;
+    let app: TestCoreApp;
+    let home: ReturnType<typeof makeTempDir>;
+    let fakes: FakeAssistantSetup;
+    const streams: SseConnection[] = [];
+    const repos: TempRepo[] = [];
+
+    async function start(options: { maxSessions?: number; env?: Record<string, string> } = {}) {
+      const env = { ...fakes.env, ...options.env };
+      const context = testServiceContext(test.db, { home: home.path, env });
+      workers = await startTestWorkers(test.db, {
+        dependencies: context,
+        maxConcurrentAssistantSessions: options.maxSessions ?? 2,
+      });
+      app = await startTestCoreApp(test.db, context, workers, {
+        maxConcurrent: options.maxSessions ?? 2,
+        workflowDefaults: { idleTimeoutMs: 60_000 },
+      });
+    }
+
+    beforeEach(async () => {
+      test = await kind.create();
+      home = makeTempDir('cairn-home-');
+      fakes = fakeAssistants();
+    });
+
+    afterEach(async () => {
+      for (const stream of streams.splice(0)) stream.close();
+      await app?.close();
+      await workers?.stop();
+      await test.dispose();
+      for (const repo of repos.splice(0)) repo.cleanup();
+      fakes.cleanup();
+      home.cleanup();
+    });
+
+    async function call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+      const response = await fetch(`${app.url}${path}`, {
+        method,
+        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
+    }
+
+    async function newConversation(body: Record<string, unknown> = {}) {
+      const created = await call<{ id: string; platform_conversation_id: string }>('POST', '/api/conversations', body);
+      expect(created.status).to.equal(201);
+      const stream = await openSse(`${app.url}/api/stream/${created.body.platform_conversation_id}`, { lastEventId: 0 });
+      streams.push(stream);
+      return { ...created.body, stream };
+    }
+
+    async function send(conversation: { platform_conversation_id: string }, message: string): Promise<Accepted> {
+      const answer = await call<Accepted>('POST', `/api/conversations/${conversation.platform_conversation_id}/message`, {
+        message,
+      });
+      expect(answer.status).to.equal(202);
+      return answer.body;
+    }
+
+    const turnEnd = (stream: SseConnection, messageId: number) =>
+      stream.waitFor(
+        (frame) => ['turn_completed', 'turn_failed'].includes(frame.data.type) && frame.data.messageId === messageId,
+        60_000,
+      );
+
+    async function messages(conversation: { platform_conversation_id: string }): Promise<StoredMessage[]> {
+      const page = await call<{ items: StoredMessage[] }>(
+        'GET',
+        `/api/conversations/${conversation.platform_conversation_id}/messages?limit=500`,
+      );
+      return page.body.items.reverse();
+    }
+
+    const typesOf = (frames: SseFrame[], messageId: number) =>
+      frames.filter((frame) => frame.data.messageId === messageId).map((frame) => frame.data.type);
+
+    it('answers a message: 202, then its events on the stream, stored output, and a title', async () => {
+      await start();
+      const conversation = await newConversation();
+      const accepted = await send(conversation, 'Please list the files\n[fake:tool Bash {"command":"ls"}]\n[fake:reply Done listing.]');
+      expect(accepted).to.include({ status: 'started', position: 0 });
+      const end = await turnEnd(conversation.stream, accepted.message_id);
+      expect(end.data.type).to.equal('turn_completed');
+
+      const types = typesOf(conversation.stream.frames, accepted.message_id);
+      expect(types[0]).to.equal('message');
+      expect(types).to.include.members(['turn_started', 'session', 'tool_call', 'tool_result', 'text', 'text_done']);
+      expect(types.at(-1)).to.equal('turn_completed');
+      const ids = conversation.stream.frames.map((frame) => frame.id!);
+      expect(ids).to.deep.equal([...ids].sort((a, b) => a - b));
+
+      const stored = await messages(conversation);
+      expect(stored[0]).to.include({ role: 'user', turn_status: 'completed' });
+      const replies = stored.filter((message) => message.reply_to_message_id === accepted.message_id);
+      expect(replies.map((message) => [message.role, message.metadata.kind])).to.deep.equal([
+        ['system', 'session'],
+        ['tool', 'tool_call'],
+        ['tool', 'tool_result'],
+        ['assistant', 'text'],
+      ]);
+      expect(replies.at(-1)!.content).to.equal('Done listing.');
+
+      const title = await conversation.stream.waitFor((frame) => frame.data.type === 'title');
+      expect(title.data.title).to.be.a('string').and.not.equal('');
+      const read = await call<{ title: string }>('GET', `/api/conversations/${conversation.platform_conversation_id}`);
+      expect(read.body.title).to.equal(title.data.title);
+    });
+
+    it('answers one message at a time in arrival order and resumes the provider session', async () => {
+      await start();
+      const conversation = await newConversation();
+      const first = await send(conversation, 'first question\n[fake:slow 30]\n[fake:reply one two three four]');
+      const second = await send(conversation, 'second question');
+      const third = await send(conversation, 'third\n[fake:recall]');
+      expect(second.status).to.equal('queued');
+      expect(third.position).to.be.greaterThan(second.position);
+      await turnEnd(conversation.stream, third.message_id);
+
+      const order = conversation.stream.frames
+        .filter((frame) => ['turn_started', 'turn_completed'].includes(frame.data.type))
+        .map((frame) => `${frame.data.type}:${frame.data.messageId}`);
+      expect(order).to.deep.equal(
+        [first, second, third].flatMap((m) => [`turn_started:${m.message_id}`, `turn_completed:${m.message_id}`]),
+      );
+      const sessions = conversation.stream.frames.filter((frame) => frame.data.type === 'session');
+      expect(sessions).to.have.length(1);
+      const recall = (await messages(conversation)).filter(
+        (message) => message.reply_to_message_id === third.message_id && message.role === 'assistant',
+      );
+      expect(recall[0]!.content).to.include('first question').and.include('second question');
+      const resumed = fakes.invocations().filter((entry) => entry.resume);
+      expect(resumed.map((entry) => entry.resume)).to.deep.equal([sessions[0]!.data.providerSessionId, sessions[0]!.data.providerSessionId]);
+    });
+
+    it('runs at most the configured sessions at once and reports active and queued exactly', async () => {
+      await start({ maxSessions: 1 });
+      const busy = await newConversation();
+      const waiting = await newConversation();
+      const slow = await send(busy, '[fake:delay 1500]\n[fake:reply finally]');
+      await busy.stream.waitFor((frame) => frame.data.type === 'turn_started');
+      const queued = await send(waiting, 'me next');
+      expect(queued).to.include({ status: 'queued', position: 1 });
+      const figures = await call<{ active: number; queued: number; maxConcurrent: number }>('GET', '/health/concurrency');
+      expect(figures.body).to.include({ active: 1, queued: 1, maxConcurrent: 1 });
+      const health = await call<{ concurrency: object }>('GET', '/api/health');
+      expect(health.body.concurrency).to.deep.equal({ active: 1, queued: 1, maxConcurrent: 1 });
+
+      await turnEnd(waiting.stream, queued.message_id);
+      const slowEnd = busy.stream.frames.find((frame) => frame.data.type === 'turn_completed');
+      const waitingStart = waiting.stream.frames.find((frame) => frame.data.type === 'turn_started');
+      expect(slowEnd, 'the busy turn ended first').to.not.equal(undefined);
+      expect(slowEnd!.id).to.be.lessThan(waitingStart!.id!);
+      expect(slow.status).to.equal('started');
+      const after = await call<{ active: number; queued: number }>('GET', '/health/concurrency');
+      expect(after.body).to.include({ active: 0, queued: 0 });
+    });
+
+    it('fails a turn whose assistant crashes, stores the error, and answers the next message', async () => {
+      await start();
+      const conversation = await newConversation();
+      const crashed = await send(conversation, '[fake:crash the fake fell over]');
+      const end = await turnEnd(conversation.stream, crashed.message_id);
+      expect(end.data).to.include({ type: 'turn_failed', code: 'process_failed' });
+      const next = await send(conversation, 'are you back?');
+      expect((await turnEnd(conversation.stream, next.message_id)).data.type).to.equal('turn_completed');
+      const stored = await messages(conversation);
+      expect(stored.find((m) => m.id === crashed.message_id)!.turn_status).to.equal('failed');
+      expect(stored.some((m) => m.role === 'error' && m.reply_to_message_id === crashed.message_id)).to.equal(true);
+    });
+
+    it('runs a codebase conversation in its own worktree, and refuses to spawn when env keys appear', async () => {
+      await start();
+      const repo = makeTempRepo({ files: { 'README.md': '# app\n' } });
+      repos.push(repo);
+      const registered = await call<{ id: string }>('POST', '/api/codebases', { path: repo.path });
+      expect(registered.status).to.equal(201);
+      const conversation = await newConversation({ codebase_id: registered.body.id });
+      const first = await send(conversation, 'where am I?');
+      expect((await turnEnd(conversation.stream, first.message_id)).data.type).to.equal('turn_completed');
+      const cwd = fakes.invocations().at(-1)!.cwd as string;
+      expect(cwd).to.include(join('worktrees', 'thread-'));
+      expect(git(cwd, 'rev-parse', '--abbrev-ref', 'HEAD')).to.match(/^cairn\/thread-/);
+
+      writeFileSync(join(cwd, '.env'), 'ANTHROPIC_API_KEY=sk-ant-not-for-the-assistant\n');
+      const blocked = await send(conversation, 'and now?');
+      const end = await turnEnd(conversation.stream, blocked.message_id);
+      expect(end.data).to.include({ type: 'turn_failed', code: 'env_leak_detected' });
+      expect(JSON.stringify(end.data)).to.include('ANTHROPIC_API_KEY').and.not.include('sk-ant-not-for');
+      expect(fakes.invocations()).to.have.length(2); // the turn and the title; none after the leak
+    });
+
+    it('uses Codex when DEFAULT_AI_ASSISTANT says so', async () => {
+      await start({ env: { DEFAULT_AI_ASSISTANT: 'codex' } });
+      const conversation = await newConversation();
+      const accepted = await send(conversation, '[fake:reply codex here]');
+      await turnEnd(conversation.stream, accepted.message_id);
+      const started = conversation.stream.frames.find((frame) => frame.data.type === 'turn_started');
+      expect(started!.data.assistant).to.equal('codex');
+      const stored = await messages(conversation);
+      expect(stored.some((m) => m.role === 'assistant' && m.content === 'codex here')).to.equal(true);
+    });
+
+    it('ends an idle conversation workflow, and the next message starts it again', async () => {
+      await start();
+      await app.close();
+      const context = testServiceContext(test.db, { home: home.path, env: fakes.env });
+      app = await startTestCoreApp(test.db, context, workers, { workflowDefaults: { idleTimeoutMs: 300 } });
+      const conversation = await newConversation();
+      const first = await send(conversation, 'hello');
+      await turnEnd(conversation.stream, first.message_id);
+      const handle = workers.temporal.client.workflow.getHandle(conversationWorkflowId(conversation.id));
+      await handle.result();
+      const second = await send(conversation, 'hello again');
+      expect((await turnEnd(conversation.stream, second.message_id)).data.type).to.equal('turn_completed');
+    });
+  });
+}

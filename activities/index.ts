@@ -2,6 +2,7 @@ import type { RegistrationContext } from './codebase-registration/registration-c
 import { createRegistrationActivities } from './codebase-registration/activities.js';
 import { createSystemActivities } from './system/system-activities.js';
 import { createCleanupActivities } from './cleanup/activities.js';
+import { createConversationActivities, createTurnActivities } from './conversations/activities.js';
 
 /** What activities need from the running service: the database, settings, a logger. */
 export type ActivityDependencies = RegistrationContext;
@@ -12,10 +13,11 @@ export function createCoreActivities(deps: ActivityDependencies) {
     ...createSystemActivities(deps),
     ...createRegistrationActivities(deps),
     ...createCleanupActivities(deps),
+    ...createConversationActivities(deps),
   };
 }
 
 /** Activities served on the assistant task queue (bounded by the conversation limit). */
 export function createAssistantActivities(deps: ActivityDependencies) {
-  return { ...createSystemActivities(deps) };
+  return { ...createSystemActivities(deps), ...createTurnActivities(deps) };
 }

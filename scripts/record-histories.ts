@@ -7,6 +7,15 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { databaseKinds } from '../test/support/databases.js';
 import { makeBareRemote, makeTempRepo } from '../test/support/git-repos.js';
 import { stopTestTemporal, withTestWorkers } from '../test/support/temporal.js';
+import { fakeAssistants } from '../test/support/fake-assistants.js';
+import { testServiceContext } from '../test/support/service-context.js';
+import { makeTempDir } from '../test/support/temp-dirs.js';
+import { createConversation } from '../db/repositories/conversations.js';
+import { appendMessage } from '../db/repositories/messages.js';
+import {
+  CONVERSATION_WORKFLOW_TYPE,
+  MESSAGE_SIGNAL,
+} from '../domain/conversations/conversation-workflow.js';
 
 const historyDir = new URL('../test/history_files/', import.meta.url);
 
@@ -26,6 +35,9 @@ const wanted = (name: string) => only.length === 0 || only.includes(name);
 const database = await databaseKinds()[0]!.create();
 const source = makeTempRepo();
 const remote = makeBareRemote(source.path);
+const fakes = fakeAssistants();
+const home = makeTempDir('cairn-history-home-');
+const dependencies = testServiceContext(database.db, { home: home.path, env: fakes.env });
 try {
   await withTestWorkers(database.db, async ({ temporal, taskQueue }) => {
     const start = (workflow: string, workflowId: string, args: unknown[] = []) =>
@@ -41,10 +53,31 @@ try {
     }
     if (wanted('cleanup-pass.json'))
       await save('cleanup-pass.json', await start('cleanupPass', 'history-cleanup'));
-  });
+    if (wanted('conversation.json')) {
+      // Two turns (one failing), a title, a signal for a turn already answered, then the idle end.
+      const { knex } = database.db;
+      const conversation = await createConversation(knex, { platform: 'web' });
+      const ask = (content: string) =>
+        appendMessage(knex, { conversationId: conversation.id, role: 'user', content, turnStatus: 'queued' });
+      const first = await ask('hello\n[fake:reply hi there]');
+      const second = await ask('[fake:crash on purpose]');
+      const handle = await temporal.client.workflow.signalWithStart(CONVERSATION_WORKFLOW_TYPE, {
+        taskQueue,
+        workflowId: 'history-conversation',
+        args: [{ conversationId: conversation.id, idleTimeoutMs: 1_000 }],
+        signal: MESSAGE_SIGNAL,
+        signalArgs: [{ messageId: first.id }],
+      });
+      await handle.signal(MESSAGE_SIGNAL, { messageId: second.id });
+      await handle.signal(MESSAGE_SIGNAL, { messageId: first.id });
+      await save('conversation.json', handle);
+    }
+  }, { dependencies });
 } finally {
   await database.dispose();
   source.cleanup();
   remote.cleanup();
+  fakes.cleanup();
+  home.cleanup();
   await stopTestTemporal();
 }

@@ -61,6 +61,19 @@ export async function conversation(input: ConversationWorkflowInput): Promise<vo
     }
   };
 
+  const titles = proxyActivities<ConversationActivities>({
+    startToCloseTimeout: '2 minutes',
+    retry: { initialInterval: '2 seconds', maximumAttempts: 3 },
+  });
+  /** A title is a nicety: failing to make one never stops the conversation. */
+  const nameConversation = async (messageId: number) => {
+    try {
+      await titles.generateConversationTitle({ conversationId, messageId });
+    } catch (error) {
+      if (!(error instanceof ActivityFailure)) throw error;
+    }
+  };
+
   let turnsRun = 0;
   for (;;) {
     const state = await core.conversationState(conversationId);
@@ -79,7 +92,7 @@ export async function conversation(input: ConversationWorkflowInput): Promise<vo
       const turn = answer(messageId);
       if (needsTitle) {
         needsTitle = false;
-        await Promise.all([turn, core.generateConversationTitle({ conversationId, messageId })]);
+        await Promise.all([turn, nameConversation(messageId)]);
       } else {
         await turn;
       }

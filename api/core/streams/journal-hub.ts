@@ -46,11 +46,19 @@ export class JournalHub {
       this.tails.set(streamKey, tail);
     }
     const joined = tail;
-    const leave = await joined.join(subscriber, afterId);
-    return () => {
-      leave();
+    const forgetIfUnused = () => {
       if (joined.size === 0 && this.tails.get(streamKey) === joined) this.tails.delete(streamKey);
     };
+    try {
+      const leave = await joined.join(subscriber, afterId);
+      return () => {
+        leave();
+        forgetIfUnused();
+      };
+    } catch (error) {
+      forgetIfUnused();
+      throw error;
+    }
   }
 
   close(): void {

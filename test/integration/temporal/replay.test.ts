@@ -20,6 +20,7 @@ describe('saved workflow histories replay against the current workflow code', fu
       'system-check.json',
       'codebase-registration.json',
       'cleanup-pass.json',
+      'conversation.json',
     ]);
   });
 

@@ -1,0 +1,84 @@
+import type { Options, SpawnOptions, SpawnedProcess } from '@anthropic-ai/claude-agent-sdk';
+import type { ClaudeSettings } from '../../config/config-types.js';
+import type { Environment } from '../../config/environment.js';
+import type { ClaudeAuth } from './claude-auth.js';
+import { OutputTail } from './redact.js';
+import { killProcessGroup, spawnProcessGroup } from './process-group.js';
+import { baseSubprocessEnv } from './subprocess-env.js';
+
+/** CLAUDE_BIN_PATH, else assistants.claude.claudeBinaryPath; undefined means the SDK's bundled CLI. */
+export function claudeExecutablePath(environment: Environment, settings: ClaudeSettings): string | undefined {
+  return environment.claude.binPath ?? settings.claudeBinaryPath;
+}
+
+/**
+ * Cairn's environment without its secrets or Claude session markers, plus the chosen auth,
+ * plus the repository's `env` map (the user's explicit choice for this repository, so it wins).
+ */
+export function claudeSubprocessEnv(
+  processEnv: NodeJS.ProcessEnv,
+  auth: ClaudeAuth,
+  repositoryEnv: Record<string, string> = {},
+): Record<string, string> {
+  return { ...baseSubprocessEnv(processEnv), ...auth.env, ...repositoryEnv };
+}
+
+/**
+ * Spawns the CLI as the leader of its own process group, so an abort can kill everything the
+ * CLI started; the SDK alone only signals its direct child. With a custom spawner the SDK no
+ * longer reads stderr, so this keeps its tail for error messages (and drains the pipe).
+ */
+export class ClaudeProcessGroup {
+  pid: number | undefined;
+  readonly stderr = new OutputTail();
+
+  readonly spawn = (options: SpawnOptions): SpawnedProcess => {
+    const child = spawnProcessGroup(options.command, options.args, { cwd: options.cwd, env: options.env });
+    this.pid = child.pid;
+    child.stderr?.on('data', (data: Buffer) => this.stderr.push(data));
+    // The SDK aborts this signal after its own graceful-close window: then nothing may survive.
+    options.signal.addEventListener('abort', () => void this.kill(), { once: true });
+    return child as SpawnedProcess;
+  };
+
+  private killing: Promise<void> | undefined;
+
+  /** Idempotent: abort, timeout and cleanup may all ask. */
+  kill(): Promise<void> {
+    if (this.pid === undefined) return Promise.resolve();
+    this.killing ??= killProcessGroup(this.pid);
+    return this.killing;
+  }
+}
+
+export interface ClaudeQueryInput {
+  cwd: string;
+  model?: string;
+  resume?: string;
+  settingSources: ClaudeSettings['settingSources'];
+  executablePath?: string;
+  env: Record<string, string>;
+  abortController: AbortController;
+  group: ClaudeProcessGroup;
+}
+
+/** Options for an unattended turn: no one is there to approve a tool call, so none are asked. */
+export function claudeQueryOptions(input: ClaudeQueryInput): Options {
+  const options: Options = {
+    cwd: input.cwd,
+    settingSources: [...input.settingSources],
+    env: input.env,
+    abortController: input.abortController,
+    spawnClaudeCodeProcess: input.group.spawn,
+    permissionMode: 'bypassPermissions',
+    allowDangerouslySkipPermissions: true,
+    // Text deltas as they are generated, not only whole blocks.
+    includePartialMessages: true,
+    // Without it this SDK starts Claude Code with an empty system prompt.
+    systemPrompt: { type: 'preset', preset: 'claude_code' },
+  };
+  if (input.model) options.model = input.model;
+  if (input.resume) options.resume = input.resume;
+  if (input.executablePath) options.pathToClaudeCodeExecutable = input.executablePath;
+  return options;
+}

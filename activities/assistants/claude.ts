@@ -1,0 +1,107 @@
+import { query } from '@anthropic-ai/claude-agent-sdk';
+import type { ClaudeSettings } from '../../config/config-types.js';
+import type { Environment } from '../../config/environment.js';
+import type { Logger } from '../../config/logger.js';
+import { resolveClaudeAuth } from './claude-auth.js';
+import { logFirstEventTimeout } from './claude-diagnostics.js';
+import { ClaudeMessageMapper } from './claude-messages.js';
+import {
+  ClaudeProcessGroup,
+  claudeExecutablePath,
+  claudeQueryOptions,
+  claudeSubprocessEnv,
+} from './claude-options.js';
+import { withFirstEventTimeout } from './first-event-timeout.js';
+import { cancelled, checkLaunchable } from './launch-checks.js';
+import type { NestedSessionWarner } from './nested-session-warning.js';
+import { redactSecrets } from './redact.js';
+import {
+  AssistantError,
+  type AssistantChunk,
+  type AssistantProvider,
+  type AssistantTurnRequest,
+} from './types.js';
+
+export interface ClaudeProviderDeps {
+  environment: Environment;
+  settings: ClaudeSettings;
+  logger: Logger;
+  /** The variables the subprocess starts from (sanitized first). */
+  processEnv: NodeJS.ProcessEnv;
+  warnNested: NestedSessionWarner;
+}
+
+/** Claude Code through the Agent SDK's query(), one subprocess per turn, resumed by session id. */
+export class ClaudeProvider implements AssistantProvider {
+  readonly name = 'claude' as const;
+
+  constructor(private readonly deps: ClaudeProviderDeps) {}
+
+  async *runTurn(request: AssistantTurnRequest): AsyncGenerator<AssistantChunk> {
+    const { environment, settings, logger, processEnv } = this.deps;
+    if (request.signal.aborted) throw cancelled();
+    const auth = resolveClaudeAuth(environment.claude);
+    this.deps.warnNested(processEnv, environment.general.suppressNestedClaudeWarning);
+    const executablePath = claudeExecutablePath(environment, settings);
+    checkLaunchable(executablePath, request.cwd, 'CLAUDE_BIN_PATH');
+    const secrets = [...Object.values(auth.env), ...Object.values(request.repositoryEnv ?? {})];
+
+    const group = new ClaudeProcessGroup();
+    const abortController = new AbortController();
+    const onAbort = () => {
+      abortController.abort();
+      void group.kill();
+    };
+    request.signal.addEventListener('abort', onAbort, { once: true });
+    const timeoutMs = environment.claude.firstEventTimeoutMs;
+    const onTimeout = async (): Promise<never> => {
+      abortController.abort();
+      await group.kill();
+      logFirstEventTimeout(logger, { timeoutMs, executablePath, cwd: request.cwd, auth, pid: group.pid });
+      throw new AssistantError(
+        'first_event_timeout',
+        `Claude sent no event within ${timeoutMs} ms and was stopped as hung.`,
+      );
+    };
+
+    const messages = query({
+      prompt: request.prompt,
+      options: claudeQueryOptions({
+        cwd: request.cwd,
+        model: settings.model,
+        resume: request.resumeSessionId,
+        settingSources: settings.settingSources,
+        executablePath,
+        env: claudeSubprocessEnv(processEnv, auth, request.repositoryEnv),
+        abortController,
+        group,
+      }),
+    });
+    const mapper = new ClaudeMessageMapper();
+    let finished = false;
+    try {
+      for await (const message of withFirstEventTimeout(messages, timeoutMs, onTimeout)) {
+        for (const chunk of mapper.map(message)) {
+          if (chunk.kind === 'done') finished = true;
+          yield chunk;
+        }
+      }
+      if (!finished) {
+        finished = true;
+        yield { kind: 'done', isError: true, errorMessage: 'Claude ended without a result.' };
+      }
+    } catch (error) {
+      if (error instanceof AssistantError) throw error;
+      if (request.signal.aborted) throw cancelled();
+      // The CLI exits non-zero after an error result, which the done chunk already reported.
+      if (finished) return logger.debug({ event: 'assistant.exit_after_result', assistant: 'claude' });
+      const stderr = group.stderr.value();
+      const detail = `${(error as Error).message}${stderr ? `. stderr: ${stderr}` : ''}`;
+      throw new AssistantError('process_failed', `Claude failed: ${redactSecrets(detail, secrets)}`);
+    } finally {
+      request.signal.removeEventListener('abort', onAbort);
+      messages.close();
+      if (!finished) await group.kill();
+    }
+  }
+}

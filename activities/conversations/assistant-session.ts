@@ -43,3 +43,14 @@ export async function rememberProviderSession(
   session.providerSessionId = providerSessionId;
   return true;
 }
+
+/** Ends a session whose provider context is lost and opens a new one in its place. */
+export async function startFreshSession(knex: Knex, stale: AssistantSession): Promise<AssistantSession> {
+  await endSession(knex, stale.id);
+  return createAssistantSession(knex, {
+    conversationId: stale.conversationId,
+    codebaseId: stale.codebaseId,
+    assistant: stale.assistant,
+    cwd: stale.cwd,
+  });
+}

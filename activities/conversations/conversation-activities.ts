@@ -32,6 +32,7 @@ export async function generateConversationTitle(deps: ActivityDependencies, inpu
     config: config.effective,
     logger: deps.logger,
     home: deps.home,
+    processEnv: deps.env,
   });
   if (await setTitleIfUnset(knex, conversation.id, title)) {
     await appendEvent(knex, { streamKey: conversation.id, type: 'title', payload: { title } });

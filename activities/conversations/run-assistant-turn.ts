@@ -1,21 +1,23 @@
 import { Context } from '@temporalio/activity';
-import { findConversation } from '../../db/repositories/conversations.js';
-import { findMessage } from '../../db/repositories/messages.js';
+import { findConversation, type Conversation } from '../../db/repositories/conversations.js';
+import { findMessage, type Message } from '../../db/repositories/messages.js';
 import type { TurnInput, TurnResult } from '../../domain/conversations/conversation-workflow.js';
 import { chooseAssistant } from '../assistants/choose-assistant.js';
 import { createAssistantProvider } from '../assistants/create-provider.js';
 import { AssistantError } from '../assistants/types.js';
 import { EnvLeakBlockedError } from '../codebases/check-before-spawn.js';
 import type { ActivityDependencies } from '../index.js';
-import { rememberProviderSession, sessionForTurn } from './assistant-session.js';
-import { claimTurn, endTurn } from './turn-state.js';
+import { sessionForTurn, startFreshSession } from './assistant-session.js';
+import { claimTurn, endTurn, type TurnClaim } from './turn-state.js';
 import { TurnRecorder } from './turn-recorder.js';
+import { SilentFailure, streamTurn, type StreamedTurn } from './turn-stream.js';
 import { prepareTurnWorkspace } from './turn-workspace.js';
 
 /** A failure that ends the turn for the user, as opposed to one a retry may fix. */
 function turnFailure(error: unknown): { code: string; message: string } | undefined {
-  if (error instanceof AssistantError) return { code: error.code, message: error.message };
-  if (error instanceof EnvLeakBlockedError) return { code: 'env_leak_detected', message: error.detail };
+  const cause = error instanceof SilentFailure ? error.failure : error;
+  if (cause instanceof AssistantError) return { code: cause.code, message: cause.message };
+  if (cause instanceof EnvLeakBlockedError) return { code: 'env_leak_detected', message: cause.detail };
   return undefined;
 }
 
@@ -24,6 +26,58 @@ function keepHeartbeating(context: Context): () => void {
   const every = Math.max(1_000, Math.floor((context.info.heartbeatTimeoutMs ?? 60_000) / 3));
   const timer = setInterval(() => context.heartbeat(), every);
   return () => clearInterval(timer);
+}
+
+interface TurnScope {
+  deps: ActivityDependencies;
+  context: Context;
+  conversation: Conversation;
+  message: Message;
+  recorder: TurnRecorder;
+  claim: TurnClaim;
+}
+
+/** Prepares the folder and session, then lets the assistant answer; resumes its session when it can. */
+async function answer(scope: TurnScope): Promise<StreamedTurn> {
+  const { deps, context, conversation, message, recorder } = scope;
+  const { knex } = deps.db;
+  const signal = context.cancellationSignal;
+  const workspace = await prepareTurnWorkspace(deps, conversation, signal);
+  const assistant = chooseAssistant(workspace.config);
+  const { session, resumeId } = await sessionForTurn(knex, {
+    conversationId: conversation.id,
+    codebaseId: workspace.codebase?.id ?? null,
+    assistant,
+    cwd: workspace.cwd,
+  });
+  await recorder.event('turn_started', { attempt: context.info.attempt, assistant, restarted: scope.claim === 'restarted' });
+  const provider = createAssistantProvider(assistant, {
+    environment: deps.environment,
+    config: workspace.config.effective,
+    logger: deps.logger,
+    home: deps.home,
+    processEnv: deps.env,
+  });
+  const ask = (resumeSessionId: string | undefined, current = session) =>
+    streamTurn(
+      provider.runTurn({
+        prompt: message.content,
+        cwd: workspace.cwd,
+        resumeSessionId,
+        signal,
+        repositoryEnv: workspace.config.effective.env,
+      }),
+      { knex, context, recorder, session: current },
+    );
+  try {
+    return await ask(resumeId);
+  } catch (error) {
+    // A provider session that cannot be resumed (expired, or lost in a crash) must not wedge the
+    // conversation: when resuming failed before any output, the turn starts a fresh session once.
+    if (!(resumeId && error instanceof SilentFailure)) throw error;
+    deps.logger.warn({ event: 'conversation.resume_failed', conversationId: conversation.id, assistant });
+    return ask(undefined, await startFreshSession(knex, session));
+  }
 }
 
 /**
@@ -41,55 +95,19 @@ export async function runAssistantTurn(deps: ActivityDependencies, input: TurnIn
     findConversation(knex, input.conversationId),
     findMessage(knex, input.messageId),
   ]);
-  const recorder = new TurnRecorder({ knex, conversationId: input.conversationId, messageId: input.messageId });
   if (!conversation || !message) {
     await endTurn(knex, { ...input, end: 'failed', details: { code: 'not_found', error: 'The message is gone.' } });
     return { outcome: 'failed' };
   }
-
+  const recorder = new TurnRecorder({ knex, conversationId: input.conversationId, messageId: input.messageId });
   const stopHeartbeats = keepHeartbeating(context);
-  const signal = context.cancellationSignal;
   try {
-    const workspace = await prepareTurnWorkspace(deps, conversation, signal);
-    const assistant = chooseAssistant(workspace.config);
-    const { session, resumeId } = await sessionForTurn(knex, {
-      conversationId: conversation.id,
-      codebaseId: workspace.codebase?.id ?? null,
-      assistant,
-      cwd: workspace.cwd,
-    });
-    await recorder.event('turn_started', { attempt: context.info.attempt, assistant, restarted: claim === 'restarted' });
-    const provider = createAssistantProvider(assistant, {
-      environment: deps.environment,
-      config: workspace.config.effective,
-      logger: deps.logger,
-      home: deps.home,
-    });
-    const usage: Record<string, unknown> = {};
-    for await (const chunk of provider.runTurn({
-      prompt: message.content,
-      cwd: workspace.cwd,
-      resumeSessionId: resumeId,
-      signal,
-      repositoryEnv: workspace.config.effective.env,
-    })) {
-      context.heartbeat();
-      if (chunk.kind === 'session') {
-        if (await rememberProviderSession(knex, session, chunk.providerSessionId)) recorder.record(chunk);
-        continue;
-      }
-      if (chunk.kind === 'done') {
-        if (chunk.usage) usage.usage = chunk.usage;
-        if (chunk.costUsd !== undefined) usage.costUsd = chunk.costUsd;
-        if (chunk.isError) throw new AssistantError('assistant_error', chunk.errorMessage ?? 'The assistant reported an error.');
-      }
-      recorder.record(chunk);
-    }
+    const streamed = await answer({ deps, context, conversation, message, recorder, claim });
     await recorder.settle();
-    await endTurn(knex, { ...input, end: 'completed', details: usage });
+    await endTurn(knex, { ...input, end: 'completed', details: streamed.details });
     return { outcome: 'completed' };
   } catch (error) {
-    const failure = signal.aborted ? undefined : turnFailure(error);
+    const failure = context.cancellationSignal.aborted ? undefined : turnFailure(error);
     if (!failure) {
       // Left for the next attempt, which clears this attempt's partial output first.
       await recorder.settle().catch(() => undefined);
@@ -98,7 +116,12 @@ export async function runAssistantTurn(deps: ActivityDependencies, input: TurnIn
     recorder.recordFailure(failure.message, failure.code);
     await recorder.settle();
     await endTurn(knex, { ...input, end: 'failed', details: { code: failure.code, error: failure.message } });
-    deps.logger.warn({ event: 'conversation.turn_failed', conversationId: input.conversationId, messageId: input.messageId, code: failure.code });
+    deps.logger.warn({
+      event: 'conversation.turn_failed',
+      conversationId: input.conversationId,
+      messageId: input.messageId,
+      code: failure.code,
+    });
     return { outcome: 'failed' };
   } finally {
     stopHeartbeats();

@@ -236,6 +236,24 @@ for (const kind of databaseKinds()) {
       expect(stored.some((m) => m.role === 'assistant' && m.content === 'codex here')).to.equal(true);
     });
 
+    it('continues as new after its turns per run, keeping the queue', async () => {
+      await start();
+      await app.close();
+      const context = testServiceContext(test.db, { home: home.path, env: fakes.env });
+      app = await startTestCoreApp(test.db, context, workers, { workflowDefaults: { turnsPerRun: 2 } });
+      const conversation = await newConversation();
+      const sent = [];
+      for (const text of ['one', 'two', 'three', 'four']) sent.push(await send(conversation, text));
+      for (const accepted of sent) {
+        expect((await turnEnd(conversation.stream, accepted.message_id)).data.type).to.equal('turn_completed');
+      }
+      const handle = workers.temporal.client.workflow.getHandle(conversationWorkflowId(conversation.id));
+      const description = await handle.describe();
+      expect(description.status.name).to.equal('RUNNING');
+      expect(description.runId).to.not.equal(description.raw.workflowExecutionInfo?.firstRunId);
+      await handle.terminate('test over');
+    });
+
     it('ends an idle conversation workflow, and the next message starts it again', async () => {
       await start();
       await app.close();

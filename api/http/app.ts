@@ -77,6 +77,11 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 
   // Errors the middleware cannot answer (e.g. a stream failing after headers went out).
   app.on('error', (error: unknown) => {
+    // A client that goes away in the middle of a stream (an SSE tab closed) is not a fault.
+    if ((error as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE') {
+      options.logger.debug({ event: 'http.client_gone' });
+      return;
+    }
     options.logger.error({ err: error }, 'http.stream_error');
   });
   return app;

@@ -10,6 +10,7 @@ import { openSse, type SseConnection } from '../../support/sse-client.js';
 import { testServiceContext } from '../../support/service-context.js';
 import { startTestWorkers, type RunningTestWorkers } from '../../support/temporal.js';
 import { makeTempDir } from '../../support/temp-dirs.js';
+import { captureLogs } from '../../support/logs.js';
 
 const run = promisify(execFile);
 const RUN_TS = fileURLToPath(new URL('../../../bin/run-ts.mjs', import.meta.url));
@@ -22,10 +23,11 @@ for (const kind of databaseKinds()) {
     let workers: RunningTestWorkers;
     let app: TestCoreApp;
     let home: ReturnType<typeof makeTempDir>;
+    let logs: ReturnType<typeof captureLogs>;
     const connections: SseConnection[] = [];
 
     async function startApp(): Promise<TestCoreApp> {
-      const context = testServiceContext(test.db, { home: home.path });
+      const context = testServiceContext(test.db, { home: home.path, logger: logs.logger });
       // On Postgres only notifications can deliver in time: the poll is pushed out of reach.
       const pollMs = kind.name === 'postgres' ? 3_600_000 : 250;
       return startTestCoreApp(test.db, context, workers, { heartbeatMs: 100, listen: true, pollMs });
@@ -43,6 +45,7 @@ for (const kind of databaseKinds()) {
 
     beforeEach(async () => {
       test = await kind.create();
+      logs = captureLogs('info');
       home = makeTempDir('cairn-home-');
       workers = await startTestWorkers(test.db, { dependencies: testServiceContext(test.db, { home: home.path }) });
       app = await startApp();
@@ -71,6 +74,12 @@ for (const kind of databaseKinds()) {
         [second.id, 'text', 'b'],
       ]);
       await stream.waitForComment('heartbeat');
+
+      // A client leaving is ordinary: its tail is dropped, and nothing is logged as an error.
+      stream.close();
+      const other = await connect(`/api/stream/${id}`);
+      await other.waitForComment('connected');
+      expect(logs.lines.filter((line) => line.level >= 50)).to.deep.equal([]);
     });
 
     it('replays everything after Last-Event-ID, then continues live', async () => {

@@ -27,7 +27,9 @@ async function post<T>(base: string, path: string, body: unknown): Promise<T> {
 }
 
 async function measureLatency(base: string) {
-  const conversation = await post<{ platform_conversation_id: string }>(base, '/api/conversations', { title: 'bench' });
+  const conversation = await post<{ platform_conversation_id: string }>(base, '/api/conversations', {
+    title: 'bench',
+  });
   const id = conversation.platform_conversation_id;
   const stream = await openSse(`${base}/api/stream/${id}`);
   await stream.waitForComment('connected');
@@ -53,7 +55,10 @@ async function measureLatency(base: string) {
   const round = (value: number) => Math.round(value * 10) / 10;
   return {
     messages: MESSAGES,
-    acceptedToTurnStartedMs: { median: round(median(toFirstEvent)), p95: round(percentile(toFirstEvent, 0.95)) },
+    acceptedToTurnStartedMs: {
+      median: round(median(toFirstEvent)),
+      p95: round(percentile(toFirstEvent, 0.95)),
+    },
     acceptedToFirstTextMs: { median: round(median(toFirstText)), p95: round(percentile(toFirstText, 0.95)) },
     sendToTurnCompletedMs: { median: round(median(toCompleted)), p95: round(percentile(toCompleted, 0.95)) },
     targetMedianMs: 150,
@@ -61,7 +66,9 @@ async function measureLatency(base: string) {
 }
 
 async function measureFanOut(base: string) {
-  const conversation = await post<{ platform_conversation_id: string }>(base, '/api/conversations', { title: 'fan-out' });
+  const conversation = await post<{ platform_conversation_id: string }>(base, '/api/conversations', {
+    title: 'fan-out',
+  });
   const id = conversation.platform_conversation_id;
   const clients: SseConnection[] = [];
   for (let index = 0; index < CLIENTS; index += 1) clients.push(await openSse(`${base}/api/stream/${id}`));
@@ -76,16 +83,29 @@ async function measureFanOut(base: string) {
   const elapsed = performance.now() - started;
   const reference = clients[0]!.frames.map((frame) => frame.id);
   const inOrder = reference.every((value, index) => index === 0 || value! > reference[index - 1]!);
-  const identical = clients.every((client) => JSON.stringify(client.frames.map((f) => f.id)) === JSON.stringify(reference));
+  const identical = clients.every(
+    (client) => JSON.stringify(client.frames.map((f) => f.id)) === JSON.stringify(reference),
+  );
   for (const client of clients) client.close();
-  return { clients: CLIENTS, eventsPerClient: reference.length, everyClientGotEveryEventInOrder: inOrder && identical, elapsedMs: Math.round(elapsed) };
+  return {
+    clients: CLIENTS,
+    eventsPerClient: reference.length,
+    everyClientGotEveryEventInOrder: inOrder && identical,
+    elapsedMs: Math.round(elapsed),
+  };
 }
 
 const home = makeTempHome();
 const cwd = makeTempDir();
 const fakes = fakeAssistants();
 const port = await freePort();
-const env: NodeJS.ProcessEnv = { ...process.env, ...fakes.env, CAIRN_HOME: home.home, PORT: String(port), LOG_LEVEL: 'warn' };
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  ...fakes.env,
+  CAIRN_HOME: home.home,
+  PORT: String(port),
+  LOG_LEVEL: 'warn',
+};
 delete env.TEMPORAL_ADDRESS;
 delete env.DATABASE_URL;
 const cairn = spawnCairn(['start'], { env, cwd: cwd.path });

@@ -61,7 +61,10 @@ export function listenForJournalAppends(knex: Knex, logger: Logger): JournalList
         if (message.channel === JOURNAL_CHANNEL && message.payload) announceAppended([message.payload]);
       });
       const onBroken = (error?: Error) => {
-        logger.warn({ event: 'journal.listen_lost', err: error?.message }, 'journal listener lost its connection');
+        logger.warn(
+          { event: 'journal.listen_lost', err: error?.message },
+          'journal listener lost its connection',
+        );
         release(true);
         scheduleRetry();
       };
@@ -69,7 +72,10 @@ export function listenForJournalAppends(knex: Knex, logger: Logger): JournalList
       acquired.on('end', onBroken);
       await acquired.query(`LISTEN ${JOURNAL_CHANNEL}`);
     } catch (error) {
-      logger.warn({ event: 'journal.listen_failed', err: (error as Error).message }, 'journal listener could not connect');
+      logger.warn(
+        { event: 'journal.listen_failed', err: (error as Error).message },
+        'journal listener could not connect',
+      );
       release(true);
       scheduleRetry();
     }

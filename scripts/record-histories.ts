@@ -12,10 +12,7 @@ import { testServiceContext } from '../test/support/service-context.js';
 import { makeTempDir } from '../test/support/temp-dirs.js';
 import { createConversation } from '../db/repositories/conversations.js';
 import { appendMessage } from '../db/repositories/messages.js';
-import {
-  CONVERSATION_WORKFLOW_TYPE,
-  MESSAGE_SIGNAL,
-} from '../domain/conversations/conversation-workflow.js';
+import { CONVERSATION_WORKFLOW_TYPE, MESSAGE_SIGNAL } from '../domain/conversations/conversation-workflow.js';
 
 const historyDir = new URL('../test/history_files/', import.meta.url);
 
@@ -39,40 +36,49 @@ const fakes = fakeAssistants();
 const home = makeTempDir('cairn-history-home-');
 const dependencies = testServiceContext(database.db, { home: home.path, env: fakes.env });
 try {
-  await withTestWorkers(database.db, async ({ temporal, taskQueue }) => {
-    const start = (workflow: string, workflowId: string, args: unknown[] = []) =>
-      temporal.client.workflow.start(workflow, { taskQueue, workflowId, args });
-    if (wanted('system-check.json'))
-      await save('system-check.json', await start('systemCheck', 'history-system-check'));
-    if (wanted('codebase-registration.json')) {
-      const input = { url: remote.url, allowEnvKeys: false };
-      await save(
-        'codebase-registration.json',
-        await start('codebaseRegistration', 'history-registration', [input]),
-      );
-    }
-    if (wanted('cleanup-pass.json'))
-      await save('cleanup-pass.json', await start('cleanupPass', 'history-cleanup'));
-    if (wanted('conversation.json')) {
-      // Two turns (one failing), a title, a signal for a turn already answered, then the idle end.
-      const { knex } = database.db;
-      const conversation = await createConversation(knex, { platform: 'web' });
-      const ask = (content: string) =>
-        appendMessage(knex, { conversationId: conversation.id, role: 'user', content, turnStatus: 'queued' });
-      const first = await ask('hello\n[fake:reply hi there]');
-      const second = await ask('[fake:crash on purpose]');
-      const handle = await temporal.client.workflow.signalWithStart(CONVERSATION_WORKFLOW_TYPE, {
-        taskQueue,
-        workflowId: 'history-conversation',
-        args: [{ conversationId: conversation.id, idleTimeoutMs: 1_000 }],
-        signal: MESSAGE_SIGNAL,
-        signalArgs: [{ messageId: first.id }],
-      });
-      await handle.signal(MESSAGE_SIGNAL, { messageId: second.id });
-      await handle.signal(MESSAGE_SIGNAL, { messageId: first.id });
-      await save('conversation.json', handle);
-    }
-  }, { dependencies });
+  await withTestWorkers(
+    database.db,
+    async ({ temporal, taskQueue }) => {
+      const start = (workflow: string, workflowId: string, args: unknown[] = []) =>
+        temporal.client.workflow.start(workflow, { taskQueue, workflowId, args });
+      if (wanted('system-check.json'))
+        await save('system-check.json', await start('systemCheck', 'history-system-check'));
+      if (wanted('codebase-registration.json')) {
+        const input = { url: remote.url, allowEnvKeys: false };
+        await save(
+          'codebase-registration.json',
+          await start('codebaseRegistration', 'history-registration', [input]),
+        );
+      }
+      if (wanted('cleanup-pass.json'))
+        await save('cleanup-pass.json', await start('cleanupPass', 'history-cleanup'));
+      if (wanted('conversation.json')) {
+        // Two turns (one failing), a title, a signal for a turn already answered, then the idle end.
+        const { knex } = database.db;
+        const conversation = await createConversation(knex, { platform: 'web' });
+        const ask = (content: string) =>
+          appendMessage(knex, {
+            conversationId: conversation.id,
+            role: 'user',
+            content,
+            turnStatus: 'queued',
+          });
+        const first = await ask('hello\n[fake:reply hi there]');
+        const second = await ask('[fake:crash on purpose]');
+        const handle = await temporal.client.workflow.signalWithStart(CONVERSATION_WORKFLOW_TYPE, {
+          taskQueue,
+          workflowId: 'history-conversation',
+          args: [{ conversationId: conversation.id, idleTimeoutMs: 1_000 }],
+          signal: MESSAGE_SIGNAL,
+          signalArgs: [{ messageId: first.id }],
+        });
+        await handle.signal(MESSAGE_SIGNAL, { messageId: second.id });
+        await handle.signal(MESSAGE_SIGNAL, { messageId: first.id });
+        await save('conversation.json', handle);
+      }
+    },
+    { dependencies },
+  );
 } finally {
   await database.dispose();
   source.cleanup();

@@ -1,10 +1,7 @@
 import type { ActivityDependencies } from '../index.js';
 import { abandonTurn, conversationState, generateConversationTitle } from './conversation-activities.js';
 import { runAssistantTurn } from './run-assistant-turn.js';
-import type {
-  AbandonTurnInput,
-  TurnInput,
-} from '../../domain/conversations/conversation-workflow.js';
+import type { AbandonTurnInput, TurnInput } from '../../domain/conversations/conversation-workflow.js';
 
 /** Short conversation activities, on the core queue. */
 export function createConversationActivities(deps: ActivityDependencies) {

@@ -12,10 +12,16 @@ import type { ActivityDependencies } from '../index.js';
 import { endTurn } from './turn-state.js';
 
 /** What the conversation workflow owes: its unfinished turns, and whether it still needs a title. */
-export async function conversationState(deps: ActivityDependencies, conversationId: string): Promise<ConversationState> {
+export async function conversationState(
+  deps: ActivityDependencies,
+  conversationId: string,
+): Promise<ConversationState> {
   const conversation = await findConversation(deps.db.knex, conversationId);
   if (!conversation) return { openTurnIds: [], needsTitle: false };
-  return { openTurnIds: await openTurnIds(deps.db.knex, conversationId), needsTitle: conversation.title === null };
+  return {
+    openTurnIds: await openTurnIds(deps.db.knex, conversationId),
+    needsTitle: conversation.title === null,
+  };
 }
 
 /** Names a conversation after its first message; a title set by PATCH meanwhile is kept. */

@@ -50,7 +50,11 @@ async function answer(scope: TurnScope): Promise<StreamedTurn> {
     assistant,
     cwd: workspace.cwd,
   });
-  await recorder.event('turn_started', { attempt: context.info.attempt, assistant, restarted: scope.claim === 'restarted' });
+  await recorder.event('turn_started', {
+    attempt: context.info.attempt,
+    assistant,
+    restarted: scope.claim === 'restarted',
+  });
   const provider = createAssistantProvider(assistant, {
     environment: deps.environment,
     config: workspace.config.effective,
@@ -96,10 +100,18 @@ export async function runAssistantTurn(deps: ActivityDependencies, input: TurnIn
     findMessage(knex, input.messageId),
   ]);
   if (!conversation || !message) {
-    await endTurn(knex, { ...input, end: 'failed', details: { code: 'not_found', error: 'The message is gone.' } });
+    await endTurn(knex, {
+      ...input,
+      end: 'failed',
+      details: { code: 'not_found', error: 'The message is gone.' },
+    });
     return { outcome: 'failed' };
   }
-  const recorder = new TurnRecorder({ knex, conversationId: input.conversationId, messageId: input.messageId });
+  const recorder = new TurnRecorder({
+    knex,
+    conversationId: input.conversationId,
+    messageId: input.messageId,
+  });
   const stopHeartbeats = keepHeartbeating(context);
   try {
     const streamed = await answer({ deps, context, conversation, message, recorder, claim });

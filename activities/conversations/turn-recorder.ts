@@ -53,9 +53,11 @@ export class TurnRecorder {
         return;
       case 'session':
         this.closeSegment();
-        this.enqueue(() => this.store('system', `Assistant session ${chunk.providerSessionId}`, 'session', {
-          providerSessionId: chunk.providerSessionId,
-        }));
+        this.enqueue(() =>
+          this.store('system', `Assistant session ${chunk.providerSessionId}`, 'session', {
+            providerSessionId: chunk.providerSessionId,
+          }),
+        );
         return;
       case 'tool_call':
         this.closeSegment();
@@ -116,7 +118,10 @@ export class TurnRecorder {
     this.segment = '';
     this.enqueue(async () => {
       await this.sendDelta();
-      const stored = await appendMessage(this.options.knex, this.newMessage('assistant', text, { kind: 'text' }));
+      const stored = await appendMessage(
+        this.options.knex,
+        this.newMessage('assistant', text, { kind: 'text' }),
+      );
       await this.append('text_done', { storedMessageId: stored.id, text });
     });
   }

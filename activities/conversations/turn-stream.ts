@@ -41,7 +41,10 @@ export async function streamTurn(
         if (chunk.usage) details.usage = chunk.usage;
         if (chunk.costUsd !== undefined) details.costUsd = chunk.costUsd;
         if (chunk.isError) {
-          throw new AssistantError('assistant_error', chunk.errorMessage ?? 'The assistant reported an error.');
+          throw new AssistantError(
+            'assistant_error',
+            chunk.errorMessage ?? 'The assistant reported an error.',
+          );
         }
       } else {
         produced = true;

@@ -159,6 +159,9 @@ export async function attachEnvironment(
 
 /** Sets a generated title unless someone named the conversation meanwhile; true when it was set. */
 export async function setTitleIfUnset(knex: Knex, id: string, title: string): Promise<boolean> {
-  const changed = await knex('conversations').where({ id }).whereNull('title').update({ title, updated_at: nowIso() });
+  const changed = await knex('conversations')
+    .where({ id })
+    .whereNull('title')
+    .update({ title, updated_at: nowIso() });
   return changed > 0;
 }

@@ -117,7 +117,11 @@ export async function deleteReplies(knex: Knex, userMessageId: number): Promise<
 const OPEN_TURNS: TurnStatus[] = ['queued', 'running'];
 
 /** Turns of the conversation accepted before this one and not finished yet. */
-export async function countTurnsAhead(knex: Knex, conversationId: string, messageId: number): Promise<number> {
+export async function countTurnsAhead(
+  knex: Knex,
+  conversationId: string,
+  messageId: number,
+): Promise<number> {
   const row = await knex('messages')
     .count({ count: '*' })
     .where('conversation_id', conversationId)

@@ -22,5 +22,7 @@ export type ConversationEventType = (typeof CONVERSATION_EVENT_TYPES)[number];
 export const MAX_TOOL_TEXT = 64 * 1024;
 
 export function clipToolText(text: string): string {
-  return text.length <= MAX_TOOL_TEXT ? text : `${text.slice(0, MAX_TOOL_TEXT)}\n… [${text.length - MAX_TOOL_TEXT} more characters cut]`;
+  return text.length <= MAX_TOOL_TEXT
+    ? text
+    : `${text.slice(0, MAX_TOOL_TEXT)}\n… [${text.length - MAX_TOOL_TEXT} more characters cut]`;
 }

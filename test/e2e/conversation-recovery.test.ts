@@ -50,28 +50,42 @@ describe('a worker killed in the middle of a turn', function () {
       worker = await startWorker();
       db = openDatabase({ sqliteFile: join(home.home, 'cairn.db') });
       const context = testServiceContext(db, { home: home.home, env: fakes.env });
-      app = await startTestCoreApp(db, context, { temporal, taskQueue: DEFAULT_TASK_QUEUE }, {
-        workflowDefaults: { turnHeartbeatTimeoutMs: 2_000, idleTimeoutMs: 2_000 },
-      });
+      app = await startTestCoreApp(
+        db,
+        context,
+        { temporal, taskQueue: DEFAULT_TASK_QUEUE },
+        {
+          workflowDefaults: { turnHeartbeatTimeoutMs: 2_000, idleTimeoutMs: 2_000 },
+        },
+      );
       const created = await fetch(`${app.url}/api/conversations`, { method: 'POST' });
       const conversation = (await created.json()) as { id: string; platform_conversation_id: string };
       conversationId = conversation.id;
-      const stream = await openSse(`${app.url}/api/stream/${conversation.platform_conversation_id}`, { lastEventId: 0 });
-      const words = Array.from({ length: 40 }, (_, index) => `w${index}`).join(' ');
-      const posted = await fetch(`${app.url}/api/conversations/${conversation.platform_conversation_id}/message`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ message: `[fake:slow 150]\n[fake:reply ${words}]` }),
+      const stream = await openSse(`${app.url}/api/stream/${conversation.platform_conversation_id}`, {
+        lastEventId: 0,
       });
+      const words = Array.from({ length: 40 }, (_, index) => `w${index}`).join(' ');
+      const posted = await fetch(
+        `${app.url}/api/conversations/${conversation.platform_conversation_id}/message`,
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ message: `[fake:slow 150]\n[fake:reply ${words}]` }),
+        },
+      );
       const { message_id: messageId } = (await posted.json()) as { message_id: number };
 
-      await stream.waitFor((frame) => frame.data.type === 'text' && frame.data.messageId === messageId, 60_000);
+      await stream.waitFor(
+        (frame) => frame.data.type === 'text' && frame.data.messageId === messageId,
+        60_000,
+      );
       worker.child.kill('SIGKILL');
       await worker.exited;
       worker = await startWorker();
 
       const end = await stream.waitFor(
-        (frame) => ['turn_completed', 'turn_failed'].includes(frame.data.type) && frame.data.messageId === messageId,
+        (frame) =>
+          ['turn_completed', 'turn_failed'].includes(frame.data.type) && frame.data.messageId === messageId,
         120_000,
       );
       expect(end.data.type).to.equal('turn_completed');
@@ -80,7 +94,15 @@ describe('a worker killed in the middle of a turn', function () {
 
       const page = (await (
         await fetch(`${app.url}/api/conversations/${conversation.platform_conversation_id}/messages`)
-      ).json()) as { items: Array<{ id: number; role: string; content: string; turn_status: string | null; reply_to_message_id: number | null }> };
+      ).json()) as {
+        items: Array<{
+          id: number;
+          role: string;
+          content: string;
+          turn_status: string | null;
+          reply_to_message_id: number | null;
+        }>;
+      };
       const answers = page.items.filter((m) => m.role === 'assistant' && m.reply_to_message_id === messageId);
       expect(answers.map((m) => m.content)).to.deep.equal([words]);
       expect(page.items.find((m) => m.id === messageId)!.turn_status).to.equal('completed');

@@ -31,7 +31,8 @@ export async function startTestCoreApp(
 ): Promise<TestCoreApp> {
   const hub = new JournalHub({ knex: db.knex, logger: context.logger, pollMs: options.pollMs ?? 250 });
   let listener: JournalListener | undefined;
-  if (options.listen && db.dialect === 'postgres') listener = listenForJournalAppends(db.knex, context.logger);
+  if (options.listen && db.dialect === 'postgres')
+    listener = listenForJournalAppends(db.knex, context.logger);
   const temporal = { client: temporalAccess.temporal.client, taskQueue: temporalAccess.taskQueue };
   const app = createCoreApp({
     db,

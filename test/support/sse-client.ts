@@ -68,7 +68,11 @@ export async function openSse(url: string, options: { lastEventId?: number } = {
       };
       const timer = setTimeout(() => {
         waiters.delete(attempt);
-        reject(new Error(`timed out waiting for ${what}; frames: ${JSON.stringify(frames.map((f) => f.data.type))}`));
+        reject(
+          new Error(
+            `timed out waiting for ${what}; frames: ${JSON.stringify(frames.map((f) => f.data.type))}`,
+          ),
+        );
       }, timeoutMs);
       if (!attempt()) waiters.add(attempt);
     });
@@ -80,7 +84,9 @@ export async function openSse(url: string, options: { lastEventId?: number } = {
     comments,
     waitFor: (predicate, timeoutMs = 20_000) => waitUntil(() => frames.find(predicate), timeoutMs, 'a frame'),
     waitForComment: (text, timeoutMs = 20_000) =>
-      waitUntil(() => (comments.includes(text) ? true : undefined), timeoutMs, `comment ${text}`).then(() => undefined),
+      waitUntil(() => (comments.includes(text) ? true : undefined), timeoutMs, `comment ${text}`).then(
+        () => undefined,
+      ),
     close: () => controller.abort(),
   };
 }

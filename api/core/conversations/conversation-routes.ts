@@ -47,7 +47,11 @@ export function conversationRoutes(db: Database): RouteDefinition[] {
         additionalProperties: false,
         properties: {
           codebase_id: { type: 'string', minLength: 1, maxLength: 64 },
-          include_deleted: { type: 'boolean', default: false, description: 'include soft-deleted conversations' },
+          include_deleted: {
+            type: 'boolean',
+            default: false,
+            description: 'include soft-deleted conversations',
+          },
         },
       },
       responses: { 200: { description: 'conversations', schema: { type: 'array', items: conversationRef } } },
@@ -142,7 +146,11 @@ export function conversationRoutes(db: Database): RouteDefinition[] {
       handler: async ({ params }) => {
         const conversation = await existingConversation(db, params.id);
         if (await softDeleteConversation(db.knex, conversation.id)) {
-          await appendEvent(db.knex, { streamKey: conversation.id, type: 'conversation_deleted', payload: {} });
+          await appendEvent(db.knex, {
+            streamKey: conversation.id,
+            type: 'conversation_deleted',
+            payload: {},
+          });
         }
         return { body: conversationWire(await existingConversation(db, conversation.id)) };
       },

@@ -9,7 +9,10 @@ const conversation: JsonSchema = {
   properties: {
     id: { type: 'string' },
     platform: { type: 'string', description: 'web, or the chat or code-host platform it came from' },
-    platform_conversation_id: { type: 'string', description: 'the `{id}` of the conversation endpoints and its stream' },
+    platform_conversation_id: {
+      type: 'string',
+      description: 'the `{id}` of the conversation endpoints and its stream',
+    },
     codebase_id: nullableText,
     title: nullableText,
     isolation_environment_id: { ...nullableText, description: 'the worktree its turns run in, once created' },
@@ -29,14 +32,21 @@ const message: JsonSchema = {
     conversation_id: { type: 'string' },
     role: { type: 'string', enum: ['user', 'assistant', 'tool', 'system', 'error'] },
     content: { type: 'string' },
-    metadata: { type: 'object', description: 'kind (text, tool_call, tool_result, session, error) and its details' },
+    metadata: {
+      type: 'object',
+      description: 'kind (text, tool_call, tool_result, session, error) and its details',
+    },
     turn_status: {
       type: 'string',
       nullable: true,
       enum: ['queued', 'running', 'completed', 'failed', null],
       description: 'user messages only: the state of the turn answering it',
     },
-    reply_to_message_id: { type: 'integer', nullable: true, description: 'output rows: the user message they answer' },
+    reply_to_message_id: {
+      type: 'integer',
+      nullable: true,
+      description: 'output rows: the user message they answer',
+    },
     created_at: { type: 'string', format: 'date-time' },
   },
 };
@@ -50,7 +60,8 @@ const messageAccepted: JsonSchema = {
     status: {
       type: 'string',
       enum: ['started', 'queued'],
-      description: 'started: its turn begins now; queued: it waits for an earlier turn or a free assistant session',
+      description:
+        'started: its turn begins now; queued: it waits for an earlier turn or a free assistant session',
     },
     position: {
       type: 'integer',

@@ -34,11 +34,19 @@ export const MAX_MESSAGE_LENGTH = 200_000;
 const PAGE = { default: 50, max: 500 };
 
 /** Stores the message and its `message` event together: once answered 202, it is never lost. */
-async function storeUserMessage(db: Database, conversationId: string, content: string): Promise<Message | undefined> {
+async function storeUserMessage(
+  db: Database,
+  conversationId: string,
+  content: string,
+): Promise<Message | undefined> {
   return db.knex.transaction(async (trx) => {
     if (!(await touchLiveConversation(trx, conversationId))) return undefined;
     const message = await appendMessage(trx, { conversationId, role: 'user', content, turnStatus: 'queued' });
-    await appendEvent(trx, { streamKey: conversationId, type: 'message', payload: { messageId: message.id, message: messageWire(message) } });
+    await appendEvent(trx, {
+      streamKey: conversationId,
+      type: 'message',
+      payload: { messageId: message.id, message: messageWire(message) },
+    });
     return message;
   });
 }
@@ -72,10 +80,15 @@ export function messageRoutes(deps: MessageRouteDependencies): RouteDefinition[]
         additionalProperties: false,
         properties: pageQueryProperties({ ...PAGE, cursorField: 'before' }),
       },
-      responses: { 200: { description: 'a page of messages', schema: { $ref: '#/components/schemas/MessagePage' } } },
+      responses: {
+        200: { description: 'a page of messages', schema: { $ref: '#/components/schemas/MessagePage' } },
+      },
       handler: async ({ params, query }) => {
         const conversation = await existingConversation(db, params.id);
-        const beforeId = query.before === undefined ? undefined : (decodeCursor(query.before, ['number'], 'before')[0] as number);
+        const beforeId =
+          query.before === undefined
+            ? undefined
+            : (decodeCursor(query.before, ['number'], 'before')[0] as number);
         const rows = await listMessagesBefore(db.knex, conversation.id, { beforeId, limit: query.limit + 1 });
         const result = page(rows, query.limit, (row) => [row.id]);
         return { body: { ...result, items: result.items.map(messageWire) } };
@@ -95,10 +108,15 @@ export function messageRoutes(deps: MessageRouteDependencies): RouteDefinition[]
         type: 'object',
         additionalProperties: false,
         required: ['message'],
-        properties: { message: { type: 'string', minLength: 1, maxLength: MAX_MESSAGE_LENGTH, pattern: '\\S' } },
+        properties: {
+          message: { type: 'string', minLength: 1, maxLength: MAX_MESSAGE_LENGTH, pattern: '\\S' },
+        },
       },
       responses: {
-        202: { description: 'stored; its turn started or is queued', schema: { $ref: '#/components/schemas/MessageAccepted' } },
+        202: {
+          description: 'stored; its turn started or is queued',
+          schema: { $ref: '#/components/schemas/MessageAccepted' },
+        },
       },
       handler: async ({ params, body, log }) => {
         const conversation = await existingConversation(db, params.id);
@@ -110,7 +128,12 @@ export function messageRoutes(deps: MessageRouteDependencies): RouteDefinition[]
           await deps.dispatch(conversation.id, message.id);
         } catch (error) {
           // Stored is accepted: the worker's sweep starts the conversation's workflow later.
-          log.warn({ event: 'conversation.dispatch_deferred', conversationId: conversation.id, messageId: message.id, err: (error as Error).message });
+          log.warn({
+            event: 'conversation.dispatch_deferred',
+            conversationId: conversation.id,
+            messageId: message.id,
+            err: (error as Error).message,
+          });
         }
         return {
           status: 202,

@@ -36,9 +36,21 @@ export function streamRoutes(deps: StreamRouteDependencies): RouteDefinition[] {
       query: {
         type: 'object',
         additionalProperties: false,
-        properties: { lastEventId: { type: 'string', maxLength: 20, description: 'alternative to the Last-Event-ID header' } },
+        properties: {
+          lastEventId: {
+            type: 'string',
+            maxLength: 20,
+            description: 'alternative to the Last-Event-ID header',
+          },
+        },
       },
-      responses: { 200: { description: 'the event stream', contentType: 'text/event-stream', schema: { type: 'string' } } },
+      responses: {
+        200: {
+          description: 'the event stream',
+          contentType: 'text/event-stream',
+          schema: { type: 'string' },
+        },
+      },
       handler: async ({ params, query, ctx }) => {
         const afterGiven = lastEventIdOf(ctx, query.lastEventId);
         const streamKey =

@@ -51,7 +51,11 @@ for (const kind of databaseKinds()) {
         body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
       });
       const text = await response.text();
-      return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };
+      return {
+        status: response.status,
+        body: (text ? JSON.parse(text) : undefined) as T,
+        headers: response.headers,
+      };
     }
 
     async function newConversation(body: unknown = {}): Promise<ConversationBody> {
@@ -66,7 +70,10 @@ for (const kind of databaseKinds()) {
       expect(first).to.include({ codebase_id: null, title: null, deleted: false });
       const bare = await call<ConversationBody>('POST', '/api/conversations');
       expect(bare.status).to.equal(201);
-      const read = await call<ConversationBody>('GET', `/api/conversations/${first.platform_conversation_id}`);
+      const read = await call<ConversationBody>(
+        'GET',
+        `/api/conversations/${first.platform_conversation_id}`,
+      );
       expect(read.status).to.equal(200);
       expect(read.body.id).to.equal(first.id);
     });
@@ -92,7 +99,9 @@ for (const kind of databaseKinds()) {
     it('renames, and soft-deletes: hidden unless include_deleted, messages kept, new messages and renames refused', async () => {
       const conversation = await newConversation();
       const id = conversation.platform_conversation_id;
-      const renamed = await call<ConversationBody>('PATCH', `/api/conversations/${id}`, { title: '  Deploy plan ' });
+      const renamed = await call<ConversationBody>('PATCH', `/api/conversations/${id}`, {
+        title: '  Deploy plan ',
+      });
       expect(renamed.body.title).to.equal('Deploy plan');
       await appendMessage(test.db.knex, { conversationId: conversation.id, role: 'user', content: 'kept' });
 
@@ -102,7 +111,10 @@ for (const kind of databaseKinds()) {
       expect((await call<ConversationBody[]>('GET', '/api/conversations')).body).to.deep.equal([]);
       const all = await call<ConversationBody[]>('GET', '/api/conversations?include_deleted=true');
       expect(all.body.map((c) => c.id)).to.deep.equal([conversation.id]);
-      const messages = await call<{ items: Array<{ content: string }> }>('GET', `/api/conversations/${id}/messages`);
+      const messages = await call<{ items: Array<{ content: string }> }>(
+        'GET',
+        `/api/conversations/${id}/messages`,
+      );
       expect(messages.body.items.map((m) => m.content)).to.deep.equal(['kept']);
 
       const post = await call<Problem>('POST', `/api/conversations/${id}/message`, { message: 'hello?' });
@@ -114,7 +126,13 @@ for (const kind of databaseKinds()) {
     it('refuses bad input with a 4xx naming the field', async () => {
       const conversation = await newConversation();
       const path = `/api/conversations/${conversation.platform_conversation_id}/message`;
-      for (const body of [{}, { message: '' }, { message: '   ' }, { message: 42 }, { message: 'x', extra: 1 }]) {
+      for (const body of [
+        {},
+        { message: '' },
+        { message: '   ' },
+        { message: 42 },
+        { message: 'x', extra: 1 },
+      ]) {
         const answer = await call<Problem>('POST', path, body);
         expect(answer.status, JSON.stringify(body)).to.equal(400);
         expect(answer.body.errors?.[0]?.path, JSON.stringify(body)).to.match(/^\/body/);
@@ -122,10 +140,14 @@ for (const kind of databaseKinds()) {
       expect((await call('POST', path, undefined, '{"message":')).status).to.equal(400);
       const huge = await call<Problem>('POST', path, { message: 'x'.repeat(2_000_000) });
       expect(huge.status).to.equal(413);
-      expect((await call('POST', '/api/conversations/unknown/message', { message: 'hi' })).status).to.equal(404);
+      expect((await call('POST', '/api/conversations/unknown/message', { message: 'hi' })).status).to.equal(
+        404,
+      );
       expect((await call('GET', '/api/conversations/unknown')).status).to.equal(404);
       expect((await call('GET', '/api/conversations/unknown/messages')).status).to.equal(404);
-      expect((await call('PATCH', `/api/conversations/${conversation.id}`, { title: '' })).status).to.equal(400);
+      expect((await call('PATCH', `/api/conversations/${conversation.id}`, { title: '' })).status).to.equal(
+        400,
+      );
       expect((await call('POST', '/api/conversations', { unexpected: true })).status).to.equal(400);
     });
 
@@ -133,12 +155,20 @@ for (const kind of databaseKinds()) {
       const conversation = await newConversation();
       const path = `/api/conversations/${conversation.platform_conversation_id}/messages`;
       for (let index = 1; index <= 7; index += 1) {
-        await appendMessage(test.db.knex, { conversationId: conversation.id, role: 'user', content: `m${index}` });
+        await appendMessage(test.db.knex, {
+          conversationId: conversation.id,
+          role: 'user',
+          content: `m${index}`,
+        });
       }
       type Page = { items: Array<{ content: string }>; nextCursor?: string };
       const first = await call<Page>('GET', `${path}?limit=3`);
       expect(first.body.items.map((m) => m.content)).to.deep.equal(['m7', 'm6', 'm5']);
-      await appendMessage(test.db.knex, { conversationId: conversation.id, role: 'assistant', content: 'late' });
+      await appendMessage(test.db.knex, {
+        conversationId: conversation.id,
+        role: 'assistant',
+        content: 'late',
+      });
       const second = await call<Page>('GET', `${path}?limit=3&before=${first.body.nextCursor}`);
       expect(second.body.items.map((m) => m.content)).to.deep.equal(['m4', 'm3', 'm2']);
       const last = await call<Page>('GET', `${path}?limit=3&before=${second.body.nextCursor}`);
@@ -153,9 +183,15 @@ for (const kind of databaseKinds()) {
     });
 
     it('describes every conversation route in the OpenAPI document', async () => {
-      const document = (await call<{ paths: Record<string, Record<string, unknown>> }>('GET', '/api/openapi.json')).body;
+      const document = (
+        await call<{ paths: Record<string, Record<string, unknown>> }>('GET', '/api/openapi.json')
+      ).body;
       expect(Object.keys(document.paths['/api/conversations']!)).to.have.members(['get', 'post']);
-      expect(Object.keys(document.paths['/api/conversations/{id}']!)).to.have.members(['get', 'patch', 'delete']);
+      expect(Object.keys(document.paths['/api/conversations/{id}']!)).to.have.members([
+        'get',
+        'patch',
+        'delete',
+      ]);
       expect(document.paths['/api/conversations/{id}/messages']).to.have.property('get');
       expect(document.paths['/api/conversations/{id}/message']).to.have.property('post');
       expect(document.paths['/api/stream/{conversationId}']).to.have.property('get');

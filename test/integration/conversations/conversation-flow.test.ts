@@ -67,7 +67,11 @@ for (const kind of databaseKinds()) {
       home.cleanup();
     });
 
-    async function call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+    async function call<T>(
+      method: string,
+      path: string,
+      body?: unknown,
+    ): Promise<{ status: number; body: T }> {
       const response = await fetch(`${app.url}${path}`, {
         method,
         headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
@@ -78,24 +82,38 @@ for (const kind of databaseKinds()) {
     }
 
     async function newConversation(body: Record<string, unknown> = {}) {
-      const created = await call<{ id: string; platform_conversation_id: string }>('POST', '/api/conversations', body);
+      const created = await call<{ id: string; platform_conversation_id: string }>(
+        'POST',
+        '/api/conversations',
+        body,
+      );
       expect(created.status).to.equal(201);
-      const stream = await openSse(`${app.url}/api/stream/${created.body.platform_conversation_id}`, { lastEventId: 0 });
+      const stream = await openSse(`${app.url}/api/stream/${created.body.platform_conversation_id}`, {
+        lastEventId: 0,
+      });
       streams.push(stream);
       return { ...created.body, stream };
     }
 
-    async function send(conversation: { platform_conversation_id: string }, message: string): Promise<Accepted> {
-      const answer = await call<Accepted>('POST', `/api/conversations/${conversation.platform_conversation_id}/message`, {
-        message,
-      });
+    async function send(
+      conversation: { platform_conversation_id: string },
+      message: string,
+    ): Promise<Accepted> {
+      const answer = await call<Accepted>(
+        'POST',
+        `/api/conversations/${conversation.platform_conversation_id}/message`,
+        {
+          message,
+        },
+      );
       expect(answer.status).to.equal(202);
       return answer.body;
     }
 
     const turnEnd = (stream: SseConnection, messageId: number) =>
       stream.waitFor(
-        (frame) => ['turn_completed', 'turn_failed'].includes(frame.data.type) && frame.data.messageId === messageId,
+        (frame) =>
+          ['turn_completed', 'turn_failed'].includes(frame.data.type) && frame.data.messageId === messageId,
         60_000,
       );
 
@@ -113,14 +131,24 @@ for (const kind of databaseKinds()) {
     it('answers a message: 202, then its events on the stream, stored output, and a title', async () => {
       await start();
       const conversation = await newConversation();
-      const accepted = await send(conversation, 'Please list the files\n[fake:tool Bash {"command":"ls"}]\n[fake:reply Done listing.]');
+      const accepted = await send(
+        conversation,
+        'Please list the files\n[fake:tool Bash {"command":"ls"}]\n[fake:reply Done listing.]',
+      );
       expect(accepted).to.include({ status: 'started', position: 0 });
       const end = await turnEnd(conversation.stream, accepted.message_id);
       expect(end.data.type).to.equal('turn_completed');
 
       const types = typesOf(conversation.stream.frames, accepted.message_id);
       expect(types[0]).to.equal('message');
-      expect(types).to.include.members(['turn_started', 'session', 'tool_call', 'tool_result', 'text', 'text_done']);
+      expect(types).to.include.members([
+        'turn_started',
+        'session',
+        'tool_call',
+        'tool_result',
+        'text',
+        'text_done',
+      ]);
       expect(types.at(-1)).to.equal('turn_completed');
       const ids = conversation.stream.frames.map((frame) => frame.id!);
       expect(ids).to.deep.equal([...ids].sort((a, b) => a - b));
@@ -138,14 +166,20 @@ for (const kind of databaseKinds()) {
 
       const title = await conversation.stream.waitFor((frame) => frame.data.type === 'title');
       expect(title.data.title).to.be.a('string').and.not.equal('');
-      const read = await call<{ title: string }>('GET', `/api/conversations/${conversation.platform_conversation_id}`);
+      const read = await call<{ title: string }>(
+        'GET',
+        `/api/conversations/${conversation.platform_conversation_id}`,
+      );
       expect(read.body.title).to.equal(title.data.title);
     });
 
     it('answers one message at a time in arrival order and resumes the provider session', async () => {
       await start();
       const conversation = await newConversation();
-      const first = await send(conversation, 'first question\n[fake:slow 30]\n[fake:reply one two three four]');
+      const first = await send(
+        conversation,
+        'first question\n[fake:slow 30]\n[fake:reply one two three four]',
+      );
       const second = await send(conversation, 'second question');
       const third = await send(conversation, 'third\n[fake:recall]');
       expect(second.status).to.equal('queued');
@@ -156,7 +190,10 @@ for (const kind of databaseKinds()) {
         .filter((frame) => ['turn_started', 'turn_completed'].includes(frame.data.type))
         .map((frame) => `${frame.data.type}:${frame.data.messageId}`);
       expect(order).to.deep.equal(
-        [first, second, third].flatMap((m) => [`turn_started:${m.message_id}`, `turn_completed:${m.message_id}`]),
+        [first, second, third].flatMap((m) => [
+          `turn_started:${m.message_id}`,
+          `turn_completed:${m.message_id}`,
+        ]),
       );
       const sessions = conversation.stream.frames.filter((frame) => frame.data.type === 'session');
       expect(sessions).to.have.length(1);
@@ -165,7 +202,10 @@ for (const kind of databaseKinds()) {
       );
       expect(recall[0]!.content).to.include('first question').and.include('second question');
       const resumed = fakes.invocations().filter((entry) => entry.resume);
-      expect(resumed.map((entry) => entry.resume)).to.deep.equal([sessions[0]!.data.providerSessionId, sessions[0]!.data.providerSessionId]);
+      expect(resumed.map((entry) => entry.resume)).to.deep.equal([
+        sessions[0]!.data.providerSessionId,
+        sessions[0]!.data.providerSessionId,
+      ]);
     });
 
     it('runs at most the configured sessions at once and reports active and queued exactly', async () => {
@@ -176,7 +216,10 @@ for (const kind of databaseKinds()) {
       await busy.stream.waitFor((frame) => frame.data.type === 'turn_started');
       const queued = await send(waiting, 'me next');
       expect(queued).to.include({ status: 'queued', position: 1 });
-      const figures = await call<{ active: number; queued: number; maxConcurrent: number }>('GET', '/health/concurrency');
+      const figures = await call<{ active: number; queued: number; maxConcurrent: number }>(
+        'GET',
+        '/health/concurrency',
+      );
       expect(figures.body).to.include({ active: 1, queued: 1, maxConcurrent: 1 });
       const health = await call<{ concurrency: object }>('GET', '/api/health');
       expect(health.body.concurrency).to.deep.equal({ active: 1, queued: 1, maxConcurrent: 1 });
@@ -201,7 +244,9 @@ for (const kind of databaseKinds()) {
       expect((await turnEnd(conversation.stream, next.message_id)).data.type).to.equal('turn_completed');
       const stored = await messages(conversation);
       expect(stored.find((m) => m.id === crashed.message_id)!.turn_status).to.equal('failed');
-      expect(stored.some((m) => m.role === 'error' && m.reply_to_message_id === crashed.message_id)).to.equal(true);
+      expect(stored.some((m) => m.role === 'error' && m.reply_to_message_id === crashed.message_id)).to.equal(
+        true,
+      );
     });
 
     it('runs a codebase conversation in its own worktree, and refuses to spawn when env keys appear', async () => {
@@ -245,7 +290,9 @@ for (const kind of databaseKinds()) {
       const sent = [];
       for (const text of ['one', 'two', 'three', 'four']) sent.push(await send(conversation, text));
       for (const accepted of sent) {
-        expect((await turnEnd(conversation.stream, accepted.message_id)).data.type).to.equal('turn_completed');
+        expect((await turnEnd(conversation.stream, accepted.message_id)).data.type).to.equal(
+          'turn_completed',
+        );
       }
       const handle = workers.temporal.client.workflow.getHandle(conversationWorkflowId(conversation.id));
       const description = await handle.describe();

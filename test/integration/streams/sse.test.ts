@@ -47,7 +47,9 @@ for (const kind of databaseKinds()) {
       test = await kind.create();
       logs = captureLogs('info');
       home = makeTempDir('cairn-home-');
-      workers = await startTestWorkers(test.db, { dependencies: testServiceContext(test.db, { home: home.path }) });
+      workers = await startTestWorkers(test.db, {
+        dependencies: testServiceContext(test.db, { home: home.path }),
+      });
       app = await startApp();
     });
 
@@ -90,7 +92,11 @@ for (const kind of databaseKinds()) {
       }
       const stream = await connect(`/api/stream/${id}`, written[0]!.id);
       await stream.waitFor((frame) => frame.id === written[2]!.id);
-      const live = await appendEvent(test.db.knex, { streamKey: id, type: 'text', payload: { text: 'four' } });
+      const live = await appendEvent(test.db.knex, {
+        streamKey: id,
+        type: 'text',
+        payload: { text: 'four' },
+      });
       await stream.waitFor((frame) => frame.id === live.id);
       expect(stream.frames.map((frame) => frame.data.text)).to.deep.equal(['two', 'three', 'four']);
 
@@ -106,13 +112,21 @@ for (const kind of databaseKinds()) {
       const target = test.databaseUrl ?? test.sqliteFile!;
       await run(process.execPath, [RUN_TS, APPENDER, target, id, '3']);
       await stream.waitFor((frame) => frame.data.text === 'remote-2');
-      expect(stream.frames.map((frame) => frame.data.text)).to.deep.equal(['remote-0', 'remote-1', 'remote-2']);
+      expect(stream.frames.map((frame) => frame.data.text)).to.deep.equal([
+        'remote-0',
+        'remote-1',
+        'remote-2',
+      ]);
     });
 
     it('lets a client reconnect to a restarted API with Last-Event-ID and miss nothing', async () => {
       const id = await newConversation();
       const stream = await connect(`/api/stream/${id}`, 0);
-      const before = await appendEvent(test.db.knex, { streamKey: id, type: 'text', payload: { text: 'before' } });
+      const before = await appendEvent(test.db.knex, {
+        streamKey: id,
+        type: 'text',
+        payload: { text: 'before' },
+      });
       await stream.waitFor((frame) => frame.id === before.id);
       stream.close();
       await app.close();
@@ -121,9 +135,17 @@ for (const kind of databaseKinds()) {
       }
       app = await startApp();
       const resumed = await connect(`/api/stream/${id}`, stream.frames.at(-1)!.id);
-      const after = await appendEvent(test.db.knex, { streamKey: id, type: 'text', payload: { text: 'after' } });
+      const after = await appendEvent(test.db.knex, {
+        streamKey: id,
+        type: 'text',
+        payload: { text: 'after' },
+      });
       await resumed.waitFor((frame) => frame.id === after.id);
-      expect(resumed.frames.map((frame) => frame.data.text)).to.deep.equal(['while-down-1', 'while-down-2', 'after']);
+      expect(resumed.frames.map((frame) => frame.data.text)).to.deep.equal([
+        'while-down-1',
+        'while-down-2',
+        'after',
+      ]);
     });
 
     it('gives every one of 100 clients every event, in order', async () => {
@@ -131,7 +153,9 @@ for (const kind of databaseKinds()) {
       const clients = await Promise.all(Array.from({ length: 100 }, () => connect(`/api/stream/${id}`, 0)));
       const written: number[] = [];
       for (let index = 0; index < 20; index += 1) {
-        written.push((await appendEvent(test.db.knex, { streamKey: id, type: 'text', payload: { index } })).id);
+        written.push(
+          (await appendEvent(test.db.knex, { streamKey: id, type: 'text', payload: { index } })).id,
+        );
       }
       await Promise.all(clients.map((client) => client.waitFor((frame) => frame.id === written.at(-1))));
       for (const client of clients) expect(client.frames.map((frame) => frame.id)).to.deep.equal(written);
@@ -139,7 +163,11 @@ for (const kind of databaseKinds()) {
 
     it('streams the dashboard, and refuses unknown conversations and malformed ids', async () => {
       const dashboard = await connect(`/api/stream/${DASHBOARD_STREAM}`, 0);
-      const event = await appendEvent(test.db.knex, { streamKey: DASHBOARD_STREAM, type: 'run_started', payload: {} });
+      const event = await appendEvent(test.db.knex, {
+        streamKey: DASHBOARD_STREAM,
+        type: 'run_started',
+        payload: {},
+      });
       await dashboard.waitFor((frame) => frame.id === event.id);
 
       const unknown = await fetch(`${app.url}/api/stream/no-such-conversation`);

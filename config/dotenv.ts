@@ -2,6 +2,7 @@ import path from 'node:path';
 import { parseBoolean } from './env-readers.js';
 import { readEnvFile } from './env-file.js';
 import type { Logger } from './logger.js';
+import { isClaudeSessionVariable, isInsideClaudeSession } from './claude-session-markers.js';
 
 /** Env files that tools (a parent shell hook, a runtime, an IDE) may auto-load from the cwd. */
 export const WORKING_DIRECTORY_ENV_FILES = [
@@ -12,15 +13,6 @@ export const WORKING_DIRECTORY_ENV_FILES = [
   '.env.development.local',
   '.env.production.local',
 ] as const;
-
-/** Set by Claude Code for its child processes: their presence means we run inside a session. */
-const SESSION_MARKERS = ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CODE_SSE_PORT'];
-/** CLAUDE_CODE_* variables that are credentials or provider choices, not session state. */
-const CLAUDE_AUTH_VARIABLES = [
-  'CLAUDE_CODE_OAUTH_TOKEN',
-  'CLAUDE_CODE_USE_BEDROCK',
-  'CLAUDE_CODE_USE_VERTEX',
-];
 
 export interface PrepareEnvironmentOptions {
   /** The directory Cairn was started from: possibly a target repository with its own .env. */
@@ -68,10 +60,8 @@ function removeWorkingDirectoryKeys(cwd: string, env: NodeJS.ProcessEnv, logger?
 
 /** (b) Claude session markers would make the Claude subprocesses we start think they are nested. */
 function removeSessionMarkers(env: NodeJS.ProcessEnv): { removed: string[]; nested: boolean } {
-  const nested = SESSION_MARKERS.some((name) => env[name] !== undefined);
-  const removed = Object.keys(env).filter(
-    (key) => (key === 'CLAUDECODE' || key.startsWith('CLAUDE_CODE_')) && !CLAUDE_AUTH_VARIABLES.includes(key),
-  );
+  const nested = isInsideClaudeSession(env);
+  const removed = Object.keys(env).filter(isClaudeSessionVariable);
   for (const key of removed) delete env[key];
   return { removed, nested };
 }

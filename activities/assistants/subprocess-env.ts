@@ -1,5 +1,5 @@
 import { describeEnvironmentVariables } from '../../config/environment.js';
-import { withoutClaudeSessionMarkers } from './nested-session-warning.js';
+import { withoutClaudeSessionMarkers } from '../../config/claude-session-markers.js';
 
 /** Code-host tokens stay: assistants push branches and open pull requests with git and gh. */
 const KEPT_SECRETS = new Set(['GITHUB_TOKEN', 'GH_TOKEN', 'GITLAB_TOKEN']);

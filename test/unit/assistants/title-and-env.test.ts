@@ -1,9 +1,7 @@
 import { expect } from 'chai';
 import { fallbackTitle } from '../../../activities/assistants/generate-title.js';
-import {
-  createNestedSessionWarner,
-  withoutClaudeSessionMarkers,
-} from '../../../activities/assistants/nested-session-warning.js';
+import { createNestedSessionWarner } from '../../../activities/assistants/nested-session-warning.js';
+import { withoutClaudeSessionMarkers } from '../../../config/claude-session-markers.js';
 import { baseSubprocessEnv } from '../../../activities/assistants/subprocess-env.js';
 
 describe('assistants/fallbackTitle', () => {

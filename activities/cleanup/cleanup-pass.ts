@@ -10,7 +10,7 @@ import {
 } from '../../db/repositories/isolation-environments.js';
 import { deleteSessionsInactiveSince } from '../../db/repositories/assistant-sessions.js';
 import { appendEvent } from '../../db/repositories/events.js';
-import { removeWorktree } from '../git/worktrees.js';
+import { reapEnvironment } from './reap-environment.js';
 
 export interface CleanupSettings {
   staleThresholdDays: number;
@@ -47,7 +47,8 @@ function groupByCodebase(environments: IsolationEnvironment[]): Map<string, Isol
 /**
  * One pass of the periodic cleanup: forget worktrees whose folder vanished, remove stale ones
  * and the oldest beyond the per-codebase limit (never one with uncommitted changes, never one
- * a live run or conversation uses), and delete long-inactive assistant sessions.
+ * a live run or a recently active conversation uses, never one adopted since the pass looked),
+ * and delete long-inactive assistant sessions.
  */
 export async function runCleanupPass(
   deps: { db: Database; logger: Logger },
@@ -65,8 +66,9 @@ export async function runCleanupPass(
     failed: [],
     deletedSessions: 0,
   };
-  const inUse = await environmentIdsInUse(knex);
   const staleBefore = now.getTime() - settings.staleThresholdDays * DAY_MS;
+  const inUseOptions = { activeSince: new Date(staleBefore).toISOString() };
+  const inUse = await environmentIdsInUse(knex, inUseOptions);
 
   const present: IsolationEnvironment[] = [];
   for (const environment of await listActiveEnvironments(knex)) {
@@ -82,10 +84,10 @@ export async function runCleanupPass(
     try {
       const codebase = await findCodebase(knex, environment.codebaseId);
       if (!codebase) return false;
-      const result = await removeWorktree({ db: deps.db, environment, sourcePath: codebase.sourcePath });
-      if (result.removed) bucket.push(environment.id);
-      else report.keptDirty.push(environment.id);
-      return result.removed;
+      const outcome = await reapEnvironment(deps.db, environment, codebase.sourcePath, inUseOptions);
+      const buckets = { removed: bucket, kept_dirty: report.keptDirty, kept_in_use: report.keptInUse };
+      buckets[outcome].push(environment.id);
+      return outcome === 'removed';
     } catch (error) {
       report.failed.push({ environmentId: environment.id, error: (error as Error).message });
       return false;

@@ -1,8 +1,9 @@
-import { existsSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtemp, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { findCodebaseByRepositoryKey } from '../../db/repositories/codebases.js';
 import { redactUrl } from '../../domain/codebases/repository-identity.js';
 import { gitCredentialsFor, scrubCredentials } from '../git/credentials.js';
+import { currentBranch } from '../git/base-branch.js';
 import { GitError, runGit } from '../git/run-git.js';
 import { checkEnvLeakGate } from './env-gate-check.js';
 import { identityForUrl } from './identity-for-url.js';
@@ -11,8 +12,9 @@ import {
   type RegistrationContext,
   type RegistrationOutcome,
 } from './registration-context.js';
-import { chooseWorkspace, storeCodebase } from './store-codebase.js';
+import { storeCodebase } from './store-codebase.js';
 import { createWorkspaceFolders } from './workspace.js';
+import { releaseWorkspace, reserveWorkspace, type Reservation } from './workspace-reservation.js';
 
 export interface CloneInput {
   url: string;
@@ -40,30 +42,30 @@ export class CloneFailure extends Error {
   }
 }
 
-/**
- * Clones into a staging folder, runs the env-leak gate on it, then moves it to `source/` and
- * records the codebase. Safe to repeat: a registered repository is returned as it is, and a
- * staging folder left by a crashed attempt is replaced.
- */
-export async function cloneAndRegister(
-  context: RegistrationContext,
-  input: CloneInput,
-  hooks: CloneHooks = {},
-): Promise<RegistrationOutcome> {
-  const identity = identityForUrl(input.url);
-  const existing = await findCodebaseByRepositoryKey(context.db.knex, identity.key);
-  if (existing) return { outcome: 'registered', codebase: existing, created: false };
+/** Moves the checked clone into `source/`; false when one is there already (never replaced). */
+async function moveIntoPlace(staging: string, source: string): Promise<boolean> {
+  try {
+    await rename(staging, source);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOTEMPTY') return false;
+    throw error;
+  }
+}
 
-  const workspace = await chooseWorkspace(context.db.knex, identity, context.workspacesRoot);
-  createWorkspaceFolders(workspace);
-  const staging = join(workspace.root, '.source-staging');
-  rmSync(staging, { recursive: true, force: true });
+async function cloneInto(
+  staging: string,
+  input: CloneInput,
+  context: RegistrationContext,
+  hooks: CloneHooks,
+): Promise<void> {
   const credentials = gitCredentialsFor(input.url, context.environment);
   const scrub = (text: string) => scrubCredentials(text, credentials.secrets);
   const ticker = hooks.heartbeat ? setInterval(hooks.heartbeat, 5_000) : undefined;
   try {
     await runGit(['clone', '--quiet', '--', input.url, staging], {
-      cwd: workspace.root,
+      cwd: dirname(staging),
       env: {
         ...credentials.env,
         GIT_TERMINAL_PROMPT: '0',
@@ -75,7 +77,6 @@ export async function cloneAndRegister(
       scrub,
     });
   } catch (error) {
-    rmSync(staging, { recursive: true, force: true });
     if (!(error instanceof GitError)) throw error;
     const message = scrub(
       `git clone of ${redactUrl(input.url)} failed: ${error.stderr.trim() || error.message}`,
@@ -84,37 +85,59 @@ export async function cloneAndRegister(
   } finally {
     if (ticker) clearInterval(ticker);
   }
-  if (identity.displayUrl && identity.displayUrl !== input.url) {
-    // Credentials typed into the URL must not stay in the clone's .git/config.
-    await runGit(['remote', 'set-url', 'origin', identity.displayUrl], { cwd: staging });
-  }
+}
 
-  const gate = await checkEnvLeakGate({
-    checkout: staging,
-    consent: input.allowEnvKeys,
-    home: context.home,
-    env: context.env,
-    logger: context.logger,
-  });
-  if (!gate.allowed) {
-    rmSync(staging, { recursive: true, force: true });
-    return { outcome: 'blocked', scan: gate.scan, checkedPath: redactUrl(input.url) };
-  }
+/**
+ * Reserves the workspace folder, clones into a staging folder inside it, runs the env-leak gate
+ * on the clone, then moves it to `source/` and records the codebase. A blocked or failed clone
+ * leaves nothing behind. Safe to repeat: a registered repository is returned as it is.
+ */
+export async function cloneAndRegister(
+  context: RegistrationContext,
+  input: CloneInput,
+  hooks: CloneHooks = {},
+): Promise<RegistrationOutcome> {
+  const identity = identityForUrl(input.url);
+  const existing = await findCodebaseByRepositoryKey(context.db.knex, identity.key);
+  if (existing) return { outcome: 'registered', codebase: existing, created: false };
 
-  if (existsSync(workspace.source)) rmSync(workspace.source, { recursive: true, force: true });
-  renameSync(staging, workspace.source);
-  const branch = (
-    await runGit(['symbolic-ref', '--short', 'HEAD'], { cwd: workspace.source }).catch(() => '')
-  ).trim();
+  const reservation = await reserveWorkspace(identity, context.workspacesRoot);
+  const { workspace } = reservation;
+  // Inside the workspace, so the final rename stays on one file system and is atomic.
+  const staging = await mkdtemp(join(workspace.root, '.source-staging-'));
+  try {
+    await cloneInto(staging, input, context, hooks);
+    if (identity.displayUrl && identity.displayUrl !== input.url) {
+      // Credentials typed into the URL must not stay in the clone's .git/config.
+      await runGit(['remote', 'set-url', 'origin', identity.displayUrl], { cwd: staging });
+    }
+    const gate = await checkEnvLeakGate(context, staging, input.allowEnvKeys);
+    if (!gate.allowed) {
+      await discard(staging, reservation);
+      return { outcome: 'blocked', scan: gate.scan, checkedPath: redactUrl(input.url) };
+    }
+    // A registration of this same repository that got there first keeps its clone.
+    if (!(await moveIntoPlace(staging, workspace.source)))
+      await rm(staging, { recursive: true, force: true });
+  } catch (error) {
+    await discard(staging, reservation);
+    throw error;
+  }
+  createWorkspaceFolders(workspace);
   const stored = await storeCodebase(context.db.knex, identity, {
     url: identity.displayUrl ?? redactUrl(input.url),
     localPath: null,
     sourcePath: workspace.source,
-    defaultBranch: branch || null,
+    defaultBranch: (await currentBranch(workspace.source)) ?? null,
     allowEnvKeys: input.allowEnvKeys,
     name: input.name,
   });
   return { outcome: 'registered', ...stored };
+}
+
+async function discard(staging: string, reservation: Reservation): Promise<void> {
+  await rm(staging, { recursive: true, force: true });
+  await releaseWorkspace(reservation);
 }
 
 export { RegistrationError };

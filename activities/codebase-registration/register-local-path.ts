@@ -2,23 +2,19 @@ import { existsSync, lstatSync, readlinkSync, realpathSync, statSync, symlinkSyn
 import { isAbsolute, resolve } from 'node:path';
 import { findCodebaseByRepositoryKey } from '../../db/repositories/codebases.js';
 import { localIdentity } from '../../domain/codebases/repository-identity.js';
-import { runGit } from '../git/run-git.js';
+import { currentBranch } from '../git/base-branch.js';
+import { gitOutputOrUndefined } from '../git/run-git.js';
 import { checkEnvLeakGate } from './env-gate-check.js';
 import {
   RegistrationError,
   type RegistrationContext,
   type RegistrationOutcome,
 } from './registration-context.js';
-import { chooseWorkspace, storeCodebase } from './store-codebase.js';
+import { storeCodebase } from './store-codebase.js';
 import { createWorkspaceFolders } from './workspace.js';
+import { releaseWorkspace, reserveWorkspace } from './workspace-reservation.js';
 
-async function gitOutput(cwd: string, args: string[]): Promise<string | undefined> {
-  try {
-    return (await runGit(args, { cwd, timeoutMs: 15_000 })).trim();
-  } catch {
-    return undefined;
-  }
-}
+const askGit = (cwd: string, args: string[]) => gitOutputOrUndefined(args, { cwd, timeoutMs: 15_000 });
 
 /** The top of the git checkout at `path`, or a RegistrationError saying why there is none. */
 async function checkoutRoot(path: string): Promise<string> {
@@ -26,30 +22,34 @@ async function checkoutRoot(path: string): Promise<string> {
   if (!existsSync(path) || !statSync(path).isDirectory()) {
     throw new RegistrationError('path_not_found', `${path} does not exist or is not a directory`);
   }
-  if ((await gitOutput(path, ['rev-parse', '--is-bare-repository'])) === 'true') {
+  if ((await askGit(path, ['rev-parse', '--is-bare-repository'])) === 'true') {
     throw new RegistrationError(
       'bare_repository',
       `${path} is a bare repository; register it by URL instead ({"url": "file://${path}"}) so Cairn clones a working copy`,
     );
   }
-  const top = await gitOutput(path, ['rev-parse', '--show-toplevel']);
+  const top = await askGit(path, ['rev-parse', '--show-toplevel']);
   if (!top) throw new RegistrationError('not_a_git_repository', `${path} is not inside a git repository`);
   return realpathSync(top);
 }
 
+function conflict(sourceLink: string, target: string): RegistrationError {
+  return new RegistrationError(
+    'workspace_conflict',
+    `${sourceLink} already exists and does not link to ${target}; move it away and register again`,
+  );
+}
+
 /** `source/` links to the user's checkout; an existing link to the same place is kept. */
 function linkSource(sourceLink: string, target: string): void {
-  try {
-    if (lstatSync(sourceLink).isSymbolicLink() && resolve(readlinkSync(sourceLink)) === target) return;
-    throw new Error(`${sourceLink} already exists and does not link to ${target}`);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
+  const linksToTarget = () =>
+    lstatSync(sourceLink).isSymbolicLink() && resolve(readlinkSync(sourceLink)) === target;
   try {
     symlinkSync(target, sourceLink, 'dir');
   } catch (error) {
-    // A concurrent registration of the same path made the same link.
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    // An earlier or concurrent registration of the same path made the same link.
+    if (!linksToTarget()) throw conflict(sourceLink, target);
   }
 }
 
@@ -63,24 +63,23 @@ export async function registerLocalPath(
   const existing = await findCodebaseByRepositoryKey(context.db.knex, identity.key);
   if (existing) return { outcome: 'registered', codebase: existing, created: false };
 
-  const gate = await checkEnvLeakGate({
-    checkout: root,
-    consent: input.allowEnvKeys,
-    home: context.home,
-    env: context.env,
-    logger: context.logger,
-  });
+  const gate = await checkEnvLeakGate(context, root, input.allowEnvKeys);
   if (!gate.allowed) return { outcome: 'blocked', scan: gate.scan, checkedPath: root };
 
-  const workspace = await chooseWorkspace(context.db.knex, identity, context.workspacesRoot);
+  const reservation = await reserveWorkspace(identity, context.workspacesRoot);
+  const { workspace } = reservation;
+  try {
+    linkSource(workspace.source, root);
+  } catch (error) {
+    await releaseWorkspace(reservation);
+    throw error;
+  }
   createWorkspaceFolders(workspace);
-  linkSource(workspace.source, root);
-  const branch = await gitOutput(root, ['symbolic-ref', '--short', 'HEAD']);
   const stored = await storeCodebase(context.db.knex, identity, {
     url: null,
     localPath: root,
     sourcePath: workspace.source,
-    defaultBranch: branch ?? null,
+    defaultBranch: (await currentBranch(root)) ?? null,
     allowEnvKeys: input.allowEnvKeys,
     name: input.name,
   });

@@ -3,25 +3,10 @@ import { basename } from 'node:path';
 import {
   createCodebase,
   findCodebaseByRepositoryKey,
-  listCodebases,
   type Codebase,
 } from '../../db/repositories/codebases.js';
 import { isUniqueViolation } from '../../db/rows.js';
 import type { RepositoryIdentity } from '../../domain/codebases/repository-identity.js';
-import { workspaceFor, type Workspace } from './workspace.js';
-
-/** The workspace folder of a new codebase, avoiding folders other codebases already use. */
-export async function chooseWorkspace(
-  knex: Knex,
-  identity: RepositoryIdentity,
-  workspacesRoot: string,
-): Promise<Workspace> {
-  const taken = new Map((await listCodebases(knex)).map((c) => [c.sourcePath, c.repositoryKey]));
-  return workspaceFor(identity, workspacesRoot, (folder) => {
-    const owner = taken.get(`${folder}/source`);
-    return owner !== undefined && owner !== identity.key;
-  });
-}
 
 /**
  * Inserts the codebase, or returns the one a concurrent registration of the same repository

@@ -1,4 +1,6 @@
-import { GitError, gitSucceeds, redactUrlCredentials, runGit } from './run-git.js';
+import { redactUrlCredentials } from '../../domain/codebases/repository-identity.js';
+import { scrubSecrets } from './credentials.js';
+import { GitError, gitOutputOrUndefined, gitSucceeds, runGit } from './run-git.js';
 
 export type BaseBranchErrorCode =
   /** worktree.baseBranch is set but that branch does not exist on the remote (rule 3a). */
@@ -49,15 +51,7 @@ const REMOTE = 'origin';
 /** runGit options carrying credentials and a scrubber for their secrets. */
 export function gitOptions(cwd: string, auth: GitAuth, signal?: AbortSignal) {
   const secrets = auth.credentials?.secrets ?? [];
-  return {
-    cwd,
-    signal,
-    env: auth.credentials?.env,
-    scrub: (text: string) =>
-      secrets
-        .filter((secret) => secret.length >= 4)
-        .reduce((acc, secret) => acc.split(secret).join('***'), text),
-  };
+  return { cwd, signal, env: auth.credentials?.env, scrub: (text: string) => scrubSecrets(text, secrets) };
 }
 
 export async function hasOrigin(repoPath: string): Promise<boolean> {
@@ -165,12 +159,18 @@ async function detectRemoteDefault(input: ResolveBaseBranchInput): Promise<Detec
   return { branch };
 }
 
+/** The branch the checkout at `repoPath` is on; undefined when its HEAD is detached. */
+export async function currentBranch(repoPath: string): Promise<string | undefined> {
+  return gitOutputOrUndefined(['symbolic-ref', '--short', '--quiet', 'HEAD'], {
+    cwd: repoPath,
+    timeoutMs: 15_000,
+  });
+}
+
 /** Without a remote, the branch the local checkout is on is its default. */
 async function detectLocalDefault(repoPath: string): Promise<Detection> {
-  let branch: string;
-  try {
-    branch = (await runGit(['symbolic-ref', '--short', '--quiet', 'HEAD'], { cwd: repoPath })).trim();
-  } catch {
+  const branch = await currentBranch(repoPath);
+  if (!branch) {
     return { failure: `the repository has no "${REMOTE}" remote and its HEAD at ${repoPath} is detached` };
   }
   if (

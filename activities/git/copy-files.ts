@@ -1,5 +1,6 @@
 import { copyFile, lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path';
+import { isInside } from '../codebases/path-inside.js';
 
 /** Spec rule 1: the service's own folder goes into every new worktree, tracked or not. */
 export const SERVICE_FOLDER = '.cairn';
@@ -91,11 +92,6 @@ export function validateCopyFileEntries(entries: readonly unknown[]): CopyFileEn
   return problems;
 }
 
-function isInsideOrAt(root: string, candidate: string): boolean {
-  const rel = relative(root, candidate);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-}
-
 function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
 }
@@ -130,7 +126,7 @@ async function assertDestinationInside(plan: Plan, entry: string, destination: s
   } catch {
     throw new CopyFilesError('escapes_repository', entry, `destination ${existing} is a dangling symlink`);
   }
-  if (!isInsideOrAt(plan.worktreeRoot, real)) {
+  if (!isInside(plan.worktreeRoot, real, { orAt: true })) {
     throw new CopyFilesError(
       'escapes_repository',
       entry,
@@ -148,7 +144,7 @@ async function resolveSource(plan: Plan, entry: string, path: string): Promise<s
     if (errorCode(error) === 'ENOENT') return undefined; // missing, or a dangling symlink
     throw error;
   }
-  if (!isInsideOrAt(plan.sourceRoot, real) || real === plan.sourceRoot) {
+  if (!isInside(plan.sourceRoot, real)) {
     throw new CopyFilesError(
       'escapes_repository',
       entry,

@@ -1,3 +1,4 @@
+import { redactUrlCredentials } from '../../domain/codebases/repository-identity.js';
 import type { Environment } from '../../config/environment.js';
 
 /**
@@ -64,11 +65,17 @@ function gitlabHost(url: string | undefined): string | undefined {
   }
 }
 
-/** Removes credentials from text bound for an error message, a log line or a response. */
+// Shorter "secrets" (empty values, `a=b`) would mangle unrelated text and protect nothing.
+const MIN_SECRET_LENGTH = 4;
+
+/** Replaces each secret string in `text` with `***`. */
+export function scrubSecrets(text: string, secrets: readonly string[]): string {
+  return secrets
+    .filter((secret) => secret.length >= MIN_SECRET_LENGTH)
+    .reduce((scrubbed, secret) => scrubbed.split(secret).join('***'), text);
+}
+
+/** Removes URL credentials and the given secrets from text bound for a message, a log or a response. */
 export function scrubCredentials(text: string, secrets: readonly string[] = []): string {
-  let scrubbed = text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, '$1***@');
-  for (const secret of secrets) {
-    if (secret.length >= 4) scrubbed = scrubbed.split(secret).join('***');
-  }
-  return scrubbed;
+  return scrubSecrets(redactUrlCredentials(text), secrets);
 }

@@ -1,4 +1,5 @@
-export { GitError, gitSucceeds, redactUrlCredentials, runGit, type RunGitOptions } from './run-git.js';
+export { GitError, gitOutputOrUndefined, gitSucceeds, runGit, type RunGitOptions } from './run-git.js';
+export { redactUrlCredentials } from '../../domain/codebases/repository-identity.js';
 export { BRANCH_PREFIX, environmentBranch, slugify, worktreeDirName } from './branch-names.js';
 export {
   BaseBranchError,

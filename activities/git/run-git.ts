@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { scrubCredentials } from './credentials.js';
+import { runInProcessGroup, type GroupRunEnd } from './process-group.js';
 
 export interface RunGitOptions {
   cwd: string;
@@ -42,11 +43,6 @@ const INHERITED_REPOSITORY_VARIABLES = [
   'GIT_PREFIX',
 ];
 
-/** `user:token@` in any URL becomes `***@`. */
-export function redactUrlCredentials(text: string): string {
-  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, '$1***@');
-}
-
 /** The values given with `-c` (usually auth headers): masked in the command, removed from stderr. */
 function configValues(args: readonly string[]): string[] {
   const values: string[] = [];
@@ -81,61 +77,69 @@ function gitEnvironment(extra: Record<string, string> | undefined): NodeJS.Proce
   return { ...env, GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never', LC_ALL: 'C', ...extra };
 }
 
+function failureDetail(end: GroupRunEnd, timeoutMs: number): string {
+  switch (end.outcome) {
+    case 'exited':
+      return `exit ${end.exitCode}`;
+    case 'aborted':
+      return 'aborted';
+    case 'timed_out':
+      return `timed out after ${timeoutMs} ms`;
+    case 'output_too_large':
+      return `output over ${MAX_OUTPUT_BYTES} bytes`;
+    case 'signalled':
+      return `killed by ${end.signal}`;
+    case 'spawn_failed':
+      return (end.error as NodeJS.ErrnoException).code ?? end.error.message;
+  }
+}
+
 /**
  * The one way Cairn runs git: no shell (arguments reach git as they are), a timeout, an abort
- * signal, and errors that never show credentials. Resolves with git's stdout, untrimmed.
+ * signal that stops git and every helper it started, and errors that never show credentials.
+ * Resolves with git's stdout, untrimmed.
  */
-export function runGit(args: readonly string[], options: RunGitOptions): Promise<string> {
+export async function runGit(args: readonly string[], options: RunGitOptions): Promise<string> {
   const secrets = configValues(args);
   const scrub = (text: string): string => {
-    let clean = redactUrlCredentials(text);
-    for (const secret of secrets) clean = clean.split(secret).join('***');
+    const clean = scrubCredentials(text, secrets);
     return options.scrub ? options.scrub(clean) : clean;
   };
-  return new Promise((resolvePromise, reject) => {
-    execFile(
-      'git',
-      [...args],
-      {
-        cwd: options.cwd,
-        env: gitEnvironment(options.env),
-        signal: options.signal,
-        timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        maxBuffer: MAX_OUTPUT_BYTES,
-        encoding: 'utf8',
-        windowsHide: true,
-      },
-      (error, stdout, stderr) => {
-        if (!error) {
-          resolvePromise(stdout);
-          return;
-        }
-        const failure = error as NodeJS.ErrnoException & {
-          code?: unknown;
-          killed?: boolean;
-          signal?: string;
-        };
-        const exitCode = typeof failure.code === 'number' ? failure.code : null;
-        let detail: string;
-        if (exitCode !== null) detail = `exit ${exitCode}`;
-        else if (failure.name === 'AbortError') detail = 'aborted';
-        else if (failure.killed) detail = `timed out after ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`;
-        else detail = scrub(String(failure.code ?? failure.message));
-        reject(
-          new GitError(scrub(displayCommand(args)), exitCode, scrub(String(stderr ?? '').trim()), detail),
-        );
-      },
-    );
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const end = await runInProcessGroup('git', args, {
+    cwd: options.cwd,
+    env: gitEnvironment(options.env),
+    signal: options.signal,
+    timeoutMs,
+    maxOutputBytes: MAX_OUTPUT_BYTES,
   });
+  if (end.outcome === 'exited' && end.exitCode === 0) return end.stdout;
+  const exitCode = end.outcome === 'exited' ? end.exitCode : null;
+  throw new GitError(
+    scrub(displayCommand(args)),
+    exitCode,
+    scrub(end.stderr.trim()),
+    scrub(failureDetail(end, timeoutMs)),
+  );
 }
 
 /** Whether git exits 0; for probes such as `rev-parse --verify`, where failure is an answer. */
 export async function gitSucceeds(args: readonly string[], options: RunGitOptions): Promise<boolean> {
+  return (await gitOutputOrUndefined(args, options)) !== undefined;
+}
+
+/**
+ * git's trimmed stdout, or undefined when git answers with a non-zero exit (not a repository,
+ * no such ref); for questions whose "no" is an answer. Aborts and timeouts still throw.
+ */
+export async function gitOutputOrUndefined(
+  args: readonly string[],
+  options: RunGitOptions,
+): Promise<string | undefined> {
   try {
-    await runGit(args, options);
-    return true;
+    return (await runGit(args, options)).trim();
   } catch (error) {
-    if (error instanceof GitError && error.exitCode !== null) return false;
+    if (error instanceof GitError && error.exitCode !== null) return undefined;
     throw error;
   }
 }

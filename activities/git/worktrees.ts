@@ -1,11 +1,13 @@
 import { isUniqueViolation } from '../../db/rows.js';
 import { mkdir, readdir, realpath, stat } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Logger } from '../../config/logger.js';
 import type { Database } from '../../db/connection.js';
 import {
   createEnvironment,
   findActiveEnvironment,
+  findEnvironmentBeingRemoved,
   markEnvironmentDestroyed,
   touchEnvironment,
   type EnvironmentKind,
@@ -53,6 +55,11 @@ export interface EnsureWorktreeInput extends GitAuth {
   copyFiles?: readonly string[];
   logger?: Logger;
   signal?: AbortSignal;
+  /**
+   * How long to wait for another process's cleanup that is removing this key's worktree before
+   * taking its record as abandoned (a crashed worker); default one minute.
+   */
+  removalWaitMs?: number;
 }
 
 export interface EnsureWorktreeResult {
@@ -190,8 +197,33 @@ async function discardWorktree(
   if (prepared.createdBranch) await runGit(['branch', '-D', branch], { cwd: source }).catch(() => undefined);
 }
 
+const REMOVAL_POLL_MS = 100;
+const DEFAULT_REMOVAL_WAIT_MS = 60_000;
+
+/**
+ * A worktree another process's cleanup has claimed is going away: it is neither adopted nor
+ * rebuilt on (its folder is being deleted) until that removal finishes.
+ */
+async function waitForRemovalInProgress(input: EnsureWorktreeInput): Promise<void> {
+  const { db, codebaseId, kind, key, logger } = input;
+  const deadline = Date.now() + (input.removalWaitMs ?? DEFAULT_REMOVAL_WAIT_MS);
+  let claimed = await findEnvironmentBeingRemoved(db.knex, codebaseId, kind, key);
+  if (!claimed) return;
+  logger?.info({ environmentId: claimed.id, path: claimed.path }, 'worktree.waiting_for_removal');
+  while (claimed && Date.now() < deadline) {
+    await sleep(REMOVAL_POLL_MS, undefined, { signal: input.signal });
+    claimed = await findEnvironmentBeingRemoved(db.knex, codebaseId, kind, key);
+  }
+  if (claimed) {
+    // Its remover died half way: the record is history, and the folder is rebuilt or recovered.
+    await markEnvironmentDestroyed(db.knex, claimed.id);
+    logger?.warn({ environmentId: claimed.id, path: claimed.path }, 'worktree.removal_abandoned');
+  }
+}
+
 async function ensureLocked(input: EnsureWorktreeInput, source: string): Promise<EnsureWorktreeResult> {
   const { db, codebaseId, kind, key, logger } = input;
+  await waitForRemovalInProgress(input);
   const existing = await findActiveEnvironment(db.knex, codebaseId, kind, key);
   if (existing) {
     if (await isWorktreeOf(existing.path, source)) {
@@ -253,8 +285,19 @@ async function ensureLocked(input: EnsureWorktreeInput, source: string): Promise
 export async function ensureWorktree(input: EnsureWorktreeInput): Promise<EnsureWorktreeResult> {
   // Refuse bad entries before anything is made.
   for (const entry of input.copyFiles ?? []) parseCopyFileEntry(entry);
-  const source = await realpath(input.sourcePath);
-  return withKeyLock(`repo:${source}`, () => ensureLocked(input, source));
+  return withRepositoryLock(input.sourcePath, (source) => ensureLocked(input, source));
+}
+
+/**
+ * Runs `task` with the repository's lock held (operations on one repository take turns in this
+ * process), giving it the source checkout's real path.
+ */
+export async function withRepositoryLock<T>(
+  sourcePath: string,
+  task: (source: string) => Promise<T>,
+): Promise<T> {
+  const source = await realpath(sourcePath);
+  return withKeyLock(`repo:${source}`, () => task(source));
 }
 
 export interface RemoveWorktreeInput {
@@ -275,22 +318,27 @@ export type RemoveWorktreeResult =
  * and a later environment with the same key checks it out again.
  */
 export async function removeWorktree(input: RemoveWorktreeInput): Promise<RemoveWorktreeResult> {
+  return withRepositoryLock(input.sourcePath, (source) => removeWorktreeLocked(input, source));
+}
+
+/** removeWorktree for a caller already holding the repository's lock (see withRepositoryLock). */
+export async function removeWorktreeLocked(
+  input: Omit<RemoveWorktreeInput, 'sourcePath'>,
+  source: string,
+): Promise<RemoveWorktreeResult> {
   const { db, environment, logger } = input;
-  const source = await realpath(input.sourcePath);
-  return withKeyLock(`repo:${source}`, async () => {
-    if (await isWorktreeOf(environment.path, source)) {
-      const changes = await uncommittedChanges(environment.path);
-      if (changes.length > 0 && !input.force) {
-        logger?.info({ environmentId: environment.id, changes: changes.length }, 'worktree.remove_refused');
-        return { removed: false, reason: 'uncommitted_changes', changes };
-      }
-      // --force: our own check above decided; git would also refuse for the copied-in files.
-      await runGit(['worktree', 'remove', '--force', environment.path], { cwd: source });
+  if (await isWorktreeOf(environment.path, source)) {
+    const changes = await uncommittedChanges(environment.path);
+    if (changes.length > 0 && !input.force) {
+      logger?.info({ environmentId: environment.id, changes: changes.length }, 'worktree.remove_refused');
+      return { removed: false, reason: 'uncommitted_changes', changes };
     }
-    // A folder that is not a worktree of this repository is never deleted, only forgotten.
-    await runGit(['worktree', 'prune'], { cwd: source });
-    await markEnvironmentDestroyed(db.knex, environment.id);
-    logger?.info({ environmentId: environment.id, path: environment.path }, 'worktree.removed');
-    return { removed: true };
-  });
+    // --force: our own check above decided; git would also refuse for the copied-in files.
+    await runGit(['worktree', 'remove', '--force', environment.path], { cwd: source });
+  }
+  // A folder that is not a worktree of this repository is never deleted, only forgotten.
+  await runGit(['worktree', 'prune'], { cwd: source });
+  await markEnvironmentDestroyed(db.knex, environment.id);
+  logger?.info({ environmentId: environment.id, path: environment.path }, 'worktree.removed');
+  return { removed: true };
 }

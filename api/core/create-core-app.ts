@@ -35,7 +35,12 @@ export function createCoreApp(deps: CoreAppDependencies): HttpApp {
       ...updateRoutes(deps.update),
       ...codebaseRoutes(deps.codebases),
       ...conversationRoutes(deps.db),
-      ...messageRoutes({ ...deps.conversations, db: deps.db, logger: deps.logger, maxConcurrent: deps.maxConcurrent }),
+      ...messageRoutes({
+        ...deps.conversations,
+        db: deps.db,
+        logger: deps.logger,
+        maxConcurrent: deps.maxConcurrent,
+      }),
       ...streamRoutes({ ...deps.conversations, db: deps.db }),
     ],
     components: { schemas: { ...healthComponents, ...codebaseSchemas, ...conversationSchemas } },

@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
-import { nowIso, toIso, toIsoOrNull } from '../rows.js';
+import { isUniqueViolation, nowIso, toIso, toIsoOrNull } from '../rows.js';
 
 export type EnvironmentKind = 'thread' | 'task' | 'issue' | 'pr' | 'run';
-export type EnvironmentStatus = 'active' | 'destroyed';
+/** `destroying`: claimed by a cleanup that is removing its worktree; never adopted. */
+export type EnvironmentStatus = 'active' | 'destroying' | 'destroyed';
 
 export interface IsolationEnvironment {
   id: string;
@@ -73,16 +74,26 @@ export async function createEnvironment(
   return fromRow(row);
 }
 
+async function findEnvironmentByKey(
+  knex: Knex,
+  codebaseId: string,
+  kind: EnvironmentKind,
+  key: string,
+  status: EnvironmentStatus,
+): Promise<IsolationEnvironment | undefined> {
+  const row = await knex<EnvironmentRow>('isolation_environments')
+    .where({ codebase_id: codebaseId, kind, key, status })
+    .first();
+  return row ? fromRow(row) : undefined;
+}
+
 export async function findActiveEnvironment(
   knex: Knex,
   codebaseId: string,
   kind: EnvironmentKind,
   key: string,
 ): Promise<IsolationEnvironment | undefined> {
-  const row = await knex<EnvironmentRow>('isolation_environments')
-    .where({ codebase_id: codebaseId, kind, key, status: 'active' })
-    .first();
-  return row ? fromRow(row) : undefined;
+  return findEnvironmentByKey(knex, codebaseId, kind, key, 'active');
 }
 
 export async function listEnvironments(knex: Knex, codebaseId: string): Promise<IsolationEnvironment[]> {
@@ -97,11 +108,47 @@ export async function touchEnvironment(knex: Knex, id: string): Promise<void> {
 }
 
 export async function markEnvironmentDestroyed(knex: Knex, id: string): Promise<boolean> {
-  const now = nowIso();
   const changed = await knex('isolation_environments')
-    .where({ id, status: 'active' })
-    .update({ status: 'destroyed', destroyed_at: now });
+    .where({ id })
+    .whereIn('status', ['active', 'destroying'])
+    .update({ status: 'destroyed', destroyed_at: nowIso() });
   return changed > 0;
+}
+
+/**
+ * Claims an environment for removal: succeeds only while it is active and untouched since
+ * `seen` was read (adopting a worktree touches it), so a worktree put back to use after a
+ * cleanup's snapshot is never removed under its new user.
+ */
+export async function claimEnvironmentForRemoval(
+  knex: Knex,
+  seen: Pick<IsolationEnvironment, 'id' | 'lastActivityAt'>,
+): Promise<boolean> {
+  const changed = await knex('isolation_environments')
+    .where({ id: seen.id, status: 'active', last_activity_at: seen.lastActivityAt })
+    .update({ status: 'destroying' });
+  return changed > 0;
+}
+
+/** Gives a claimed environment back (its worktree was kept), unless another took its key meanwhile. */
+export async function releaseEnvironmentClaim(knex: Knex, id: string): Promise<void> {
+  try {
+    await knex('isolation_environments').where({ id, status: 'destroying' }).update({ status: 'active' });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    // A new environment for the same key took over the worktree: this record is history.
+    await markEnvironmentDestroyed(knex, id);
+  }
+}
+
+/** The environment for (codebase, kind, key) a cleanup is removing right now, if any. */
+export async function findEnvironmentBeingRemoved(
+  knex: Knex,
+  codebaseId: string,
+  kind: EnvironmentKind,
+  key: string,
+): Promise<IsolationEnvironment | undefined> {
+  return findEnvironmentByKey(knex, codebaseId, kind, key, 'destroying');
 }
 
 export async function listActiveEnvironments(knex: Knex): Promise<IsolationEnvironment[]> {
@@ -111,22 +158,54 @@ export async function listActiveEnvironments(knex: Knex): Promise<IsolationEnvir
   return rows.map(fromRow);
 }
 
+export interface InUseOptions {
+  /** A conversation active since then still needs its worktree between turns. */
+  activeSince: string;
+}
+
 /**
- * Environments something live depends on: a workflow run in progress, or a conversation whose
- * turn is running or waiting. Cleanup never touches these.
+ * Queries for the environments something live depends on: a workflow run in progress, a
+ * conversation with a waiting or running turn, or a conversation (not deleted) active since
+ * `activeSince`, whose next turn continues in the same worktree.
  */
-export async function environmentIdsInUse(knex: Knex): Promise<Set<string>> {
-  const runs = await knex('workflow_runs')
+function environmentUsers(knex: Knex, options: InUseOptions, environmentId?: string) {
+  const runs = knex('workflow_runs')
     .whereIn('status', ['pending', 'running', 'paused'])
     .whereNotNull('isolation_environment_id')
     .select('isolation_environment_id as id');
-  const conversations = await knex('conversations')
+  const conversations = knex('conversations')
     .whereNotNull('conversations.isolation_environment_id')
-    .whereExists(
-      knex('messages')
-        .whereRaw('messages.conversation_id = conversations.id')
-        .whereIn('messages.turn_status', ['queued', 'running']),
+    .where((live) =>
+      live
+        .where((recent) =>
+          recent
+            .whereNull('conversations.deleted_at')
+            .where('conversations.last_activity_at', '>=', options.activeSince),
+        )
+        .orWhereExists(
+          knex('messages')
+            .whereRaw('messages.conversation_id = conversations.id')
+            .whereIn('messages.turn_status', ['queued', 'running']),
+        ),
     )
     .select('conversations.isolation_environment_id as id');
-  return new Set([...runs, ...conversations].map((row: { id: string }) => row.id));
+  if (environmentId !== undefined) {
+    runs.where('isolation_environment_id', environmentId);
+    conversations.where('conversations.isolation_environment_id', environmentId);
+  }
+  return [runs, conversations];
+}
+
+/** Environments something live depends on (see environmentUsers). Cleanup never touches these. */
+export async function environmentIdsInUse(knex: Knex, options: InUseOptions): Promise<Set<string>> {
+  const results = await Promise.all(environmentUsers(knex, options));
+  return new Set(results.flat().map((row: { id: string }) => row.id));
+}
+
+/** Whether something live depends on this one environment: the check just before removing it. */
+export async function isEnvironmentInUse(knex: Knex, id: string, options: InUseOptions): Promise<boolean> {
+  for (const query of environmentUsers(knex, options, id)) {
+    if ((await query.first()) !== undefined) return true;
+  }
+  return false;
 }

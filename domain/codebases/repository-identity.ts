@@ -102,8 +102,15 @@ export function remoteRepositoryIdentity(url: string): RepositoryIdentity {
   );
 }
 
+// The userinfo of a URL ends at the LAST '@' before the path: passwords may contain '@'.
+const URL_USERINFO = /([a-z][a-z0-9+.-]*:\/\/)[^/\s]*@/gi;
+
 /** Removes `user:password@` from a URL so it can be stored, logged and returned. */
 export function redactUrl(url: string): string {
-  // The userinfo ends at the LAST '@' before the path: passwords may contain '@'.
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/\s]*@/i, (_, scheme: string) => scheme);
+  return url.replace(URL_USERINFO, '$1');
+}
+
+/** Masks the `user:password@` of every URL in a message as `***@`, keeping the rest readable. */
+export function redactUrlCredentials(text: string): string {
+  return text.replace(URL_USERINFO, '$1***@');
 }

@@ -55,6 +55,10 @@ function registrationProblem(error: RegistrationError): HttpProblem {
       errors: [{ path: `/body/${field}`, message: error.message }],
     });
   }
+  // Something already occupies the codebase's workspace folder: the request clashes with state.
+  if (error.code === 'workspace_conflict') {
+    return new HttpProblem({ status: 409, code: error.code, detail: error.message });
+  }
   return new HttpProblem({ status: 422, code: error.code, detail: error.message });
 }
 
@@ -122,6 +126,7 @@ export function codebaseRoutes(deps: CodebaseRouteDependencies): RouteDefinition
       responses: {
         200: { description: 'already registered', schema: codebaseRef },
         201: { description: 'registered', schema: codebaseRef },
+        409: problemResponse('the workspace folder is occupied by something Cairn did not put there'),
         422: problemResponse('assistant keys in the env files, or the clone failed'),
       },
       handler: async ({ body, ctx }) => {

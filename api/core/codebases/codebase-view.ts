@@ -71,7 +71,7 @@ export const codebaseSchemas = {
       branch: { type: 'string' },
       baseBranch: nullableString,
       path: { type: 'string' },
-      status: { type: 'string', enum: ['active', 'destroyed'] },
+      status: { type: 'string', enum: ['active', 'destroying', 'destroyed'] },
       lastActivityAt: { type: 'string', format: 'date-time' },
       createdAt: { type: 'string', format: 'date-time' },
       destroyedAt: { type: 'string', format: 'date-time', nullable: true },

@@ -1,13 +1,12 @@
 import { expect } from 'chai';
-import { existsSync, lstatSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createCoreApp } from '../../../api/core/create-core-app.js';
-import { sourceBuildUpdateInfo } from '../../../api/core/update-routes.js';
 import { ensureWorktree } from '../../../activities/git/worktrees.js';
 import { resetEnvLeakGateLogOnce } from '../../../activities/codebases/env-leak-gate.js';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
 import { git, makeBareRemote, makeTempRepo, type TempRepo } from '../../support/git-repos.js';
-import { listen, type ListeningApp } from '../../support/http.js';
+import { startTestCoreApp } from '../../support/core-app.js';
+import type { ListeningApp } from '../../support/http.js';
 import { captureLogs } from '../../support/logs.js';
 import { testServiceContext } from '../../support/service-context.js';
 import { makeTempDir } from '../../support/temp-dirs.js';
@@ -41,20 +40,7 @@ for (const kind of databaseKinds()) {
       logs = captureLogs('info');
       const context = testServiceContext(test.db, { home: home.path, logger: logs.logger });
       workers = await startTestWorkers(test.db, { dependencies: context });
-      const app = createCoreApp({
-        db: test.db,
-        logger: logs.logger,
-        version: '0.0.0-test',
-        maxConcurrent: 2,
-        adapters: ['web'],
-        corsOrigin: '*',
-        update: sourceBuildUpdateInfo('0.0.0-test', ''),
-        codebases: {
-          registration: context,
-          temporal: { client: workers.temporal.client, taskQueue: workers.taskQueue },
-        },
-      });
-      server = await listen(app);
+      server = await startTestCoreApp(test.db, context, workers);
     });
 
     afterEach(async () => {
@@ -144,6 +130,40 @@ for (const kind of databaseKinds()) {
       expect([200, 201], await withConsent.clone().text()).to.include(withConsent.status);
       expect(((await withConsent.json()) as CodebaseBody).allowEnvKeys).to.equal(true);
       expect([200, 422]).to.include(withoutConsent.status);
+    });
+
+    it('gives a URL and a local path named alike their own folders when registered at once', async () => {
+      const remote = bareRemote({ 'README.md': '# cloned\n' });
+      // A checkout called `remote` too: both want <workspaces>/local/remote.
+      const named = makeTempDir();
+      cleanups.push(named.cleanup);
+      const checkout = join(named.path, 'remote');
+      git(named.path, 'clone', '--quiet', remote.url, checkout);
+      const responses = await Promise.all([
+        call('POST', '/api/codebases', { url: remote.url }),
+        call('POST', '/api/codebases', { path: checkout }),
+      ]);
+      expect(responses.map((r) => r.status)).to.deep.equal([201, 201]);
+      const [cloned, linked] = (await Promise.all(responses.map((r) => r.json()))) as CodebaseBody[];
+      expect(join(cloned!.sourcePath, '..')).to.not.equal(join(linked!.sourcePath, '..'));
+      expect(lstatSync(cloned!.sourcePath).isSymbolicLink()).to.equal(false);
+      expect(realpathSync(linked!.sourcePath)).to.equal(realpathSync(checkout));
+    });
+
+    it('answers 409 workspace_conflict when the workspace holds a source/ Cairn did not put there', async () => {
+      const checkout = repo();
+      const first = (await (
+        await call('POST', '/api/codebases', { path: checkout.path })
+      ).json()) as CodebaseBody;
+      // The record went, the folder stayed, and its link was replaced by someone's folder.
+      await test.db.knex('codebases').where({ id: first.id }).delete();
+      rmSync(first.sourcePath);
+      mkdirSync(first.sourcePath);
+      writeFileSync(join(first.sourcePath, 'keep.txt'), 'mine\n');
+      const response = await call('POST', '/api/codebases', { path: checkout.path });
+      expect(response.status).to.equal(409);
+      expect(((await response.json()) as { code: string }).code).to.equal('workspace_conflict');
+      expect(readFileSync(join(first.sourcePath, 'keep.txt'), 'utf8')).to.equal('mine\n');
     });
 
     it('answers bad registrations with a 4xx that names the problem', async () => {

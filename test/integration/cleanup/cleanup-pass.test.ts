@@ -1,11 +1,14 @@
 import { expect } from 'chai';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ScheduleHandle } from '@temporalio/client';
 import {
   runCleanupPass,
   SYSTEM_STREAM,
+  type CleanupReport,
   type CleanupSettings,
 } from '../../../activities/cleanup/cleanup-pass.js';
+import { reapEnvironment } from '../../../activities/cleanup/reap-environment.js';
 import { registerLocalPath } from '../../../activities/codebase-registration/register-local-path.js';
 import { ensureWorktree } from '../../../activities/git/worktrees.js';
 import { createAssistantSession } from '../../../db/repositories/assistant-sessions.js';
@@ -26,6 +29,20 @@ import { makeTempDir } from '../../support/temp-dirs.js';
 import { withTestWorkers } from '../../support/temporal.js';
 
 const DAY_MS = 86_400_000;
+/** What the pass calls in use: conversations active within the stale threshold count. */
+const inUseSince = (at: Date) => ({
+  activeSince: new Date(at.getTime() - settings.staleThresholdDays * DAY_MS).toISOString(),
+});
+
+/** The workflow a schedule started first; a trigger is acted on by the schedule shortly after. */
+async function firstWorkflowStartedBy(handle: ScheduleHandle): Promise<string> {
+  for (;;) {
+    const { info } = await handle.describe();
+    const action = info.recentActions[0]?.action ?? info.runningActions[0];
+    if (action) return action.workflow.workflowId;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 const settings: CleanupSettings = {
   staleThresholdDays: 14,
   maxWorktreesPerCodebase: 25,
@@ -56,15 +73,17 @@ for (const kind of databaseKinds()) {
       checkout.cleanup();
     });
 
+    const worktreeInput = (key: string) => ({
+      db: test.db,
+      codebaseId: codebase.id,
+      sourcePath: codebase.sourcePath,
+      worktreesRoot: join(codebase.sourcePath, '..', 'worktrees'),
+      kind: 'task' as const,
+      key,
+    });
+
     async function worktree(key: string, ageDays = 0): Promise<IsolationEnvironment> {
-      const { environment } = await ensureWorktree({
-        db: test.db,
-        codebaseId: codebase.id,
-        sourcePath: codebase.sourcePath,
-        worktreesRoot: join(codebase.sourcePath, '..', 'worktrees'),
-        kind: 'task',
-        key,
-      });
+      const { environment } = await ensureWorktree(worktreeInput(key));
       const lastActivity = new Date(Date.now() - ageDays * DAY_MS).toISOString();
       await test.db
         .knex('isolation_environments')
@@ -72,6 +91,10 @@ for (const kind of databaseKinds()) {
         .update({ last_activity_at: lastActivity });
       return { ...environment, lastActivityAt: lastActivity };
     }
+
+    /** One environment through the cleanup's removal, as the pass would with this snapshot. */
+    const reap = (snapshot: IsolationEnvironment) =>
+      reapEnvironment(test.db, snapshot, codebase.sourcePath, inUseSince(new Date()));
 
     const statusOf = async (id: string) =>
       (await listEnvironments(test.db.knex, codebase.id)).find((e) => e.id === id)?.status;
@@ -137,6 +160,58 @@ for (const kind of databaseKinds()) {
       expect(recorded[0]!.payload).to.include({ deletedSessions: 1 });
     });
 
+    it('never removes a worktree adopted after the pass took its snapshot', async () => {
+      const snapshot = await worktree('adopted-later', 20);
+      // A conversation's turn adopts the worktree between the pass's listing and its removal.
+      await ensureWorktree(worktreeInput('adopted-later'));
+      expect(await reap(snapshot)).to.equal('kept_in_use');
+      expect(existsSync(snapshot.path)).to.equal(true);
+      expect(await statusOf(snapshot.id)).to.equal('active');
+    });
+
+    it('re-checks use under the lock: a run started after the snapshot keeps its worktree', async () => {
+      const snapshot = await worktree('run-later', 20);
+      const run = await createRun(test.db.knex, {
+        workflowName: 'assist',
+        definition: {},
+        codebaseId: codebase.id,
+      });
+      await test.db
+        .knex('workflow_runs')
+        .where({ id: run.id })
+        .update({ isolation_environment_id: snapshot.id });
+      expect(await reap(snapshot)).to.equal('kept_in_use');
+      expect(await statusOf(snapshot.id)).to.equal('active');
+    });
+
+    it('gives the claim back when the worktree turns out dirty', async () => {
+      const snapshot = await worktree('dirty-claim', 20);
+      writeFileSync(join(snapshot.path, 'wip.txt'), 'not committed\n');
+      expect(await reap(snapshot)).to.equal('kept_dirty');
+      expect(await statusOf(snapshot.id)).to.equal('active');
+    });
+
+    it("keeps a conversation's worktree between turns while the conversation is recent", async () => {
+      const between = await worktree('between-turns', 20);
+      const deleted = await worktree('deleted-conversation', 20);
+      const idle = await worktree('idle-conversation', 20);
+      const attach = async (environment: IsolationEnvironment, changes: Record<string, unknown>) => {
+        const conversation = await createConversation(test.db.knex, { platform: 'web' });
+        await test.db
+          .knex('conversations')
+          .where({ id: conversation.id })
+          .update({ isolation_environment_id: environment.id, ...changes });
+      };
+      await attach(between, { last_activity_at: new Date(Date.now() - DAY_MS).toISOString() });
+      await attach(deleted, { deleted_at: new Date().toISOString() });
+      await attach(idle, { last_activity_at: new Date(Date.now() - 20 * DAY_MS).toISOString() });
+
+      const report = await runCleanupPass(context, settings);
+      expect(report.keptInUse).to.deep.equal([between.id]);
+      expect([...report.removedStale].sort()).to.deep.equal([deleted.id, idle.id].sort());
+      expect(existsSync(between.path)).to.equal(true);
+    });
+
     it('runs as a Temporal Schedule that fires the cleanupPass workflow', async () => {
       const stale = await worktree('scheduled', 40);
       await withTestWorkers(
@@ -151,9 +226,9 @@ for (const kind of databaseKinds()) {
             const description = await handle.describe();
             expect(description.spec.intervals?.[0]?.every).to.equal(3 * 3_600_000);
             await handle.trigger();
-            for (let i = 0; i < 100 && (await statusOf(stale.id)) !== 'destroyed'; i += 1) {
-              await new Promise((resolve) => setTimeout(resolve, 200));
-            }
+            const workflowId = await firstWorkflowStartedBy(handle);
+            const report = (await temporal.client.workflow.getHandle(workflowId).result()) as CleanupReport;
+            expect(report.removedStale).to.deep.equal([stale.id]);
             expect(await statusOf(stale.id)).to.equal('destroyed');
             expect((await readEventsAfter(test.db.knex, SYSTEM_STREAM, 0)).map((e) => e.type)).to.include(
               'cleanup_pass',

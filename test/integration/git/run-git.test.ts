@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GitError, runGit } from '../../../activities/git/run-git.js';
 import { makeTempRepo, type TempRepo } from '../../support/git-repos.js';
@@ -14,13 +14,41 @@ async function failure(promise: Promise<unknown>): Promise<GitError> {
   throw new Error('expected git to fail');
 }
 
+/** Whether `pid` still runs; a zombie (dead, waiting for its reaper) does not. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Waits for a killed process to finish dying: it closes its pipes (which lets runGit settle)
+ * a moment before it turns into a zombie. Without the group kill it lives on and the test's
+ * timeout fails it.
+ */
+async function untilDead(pid: number): Promise<void> {
+  while (isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 describe('git: runGit', function () {
   let repo: TempRepo;
+
+  const cleanups: Array<() => void> = [];
 
   beforeEach(() => {
     repo = makeTempRepo();
   });
-  afterEach(() => repo.cleanup());
+  afterEach(() => {
+    for (const cleanup of cleanups.splice(0)) cleanup();
+    repo.cleanup();
+  });
 
   it("resolves with git's stdout", async () => {
     const out = await runGit(['rev-parse', '--abbrev-ref', 'HEAD'], { cwd: repo.path });
@@ -87,6 +115,65 @@ describe('git: runGit', function () {
     setTimeout(() => controller.abort(), 50);
     const error = await failure(running);
     expect(error.message).to.contain('aborted');
+  });
+
+  /** A fake ssh for GIT_SSH_COMMAND: records its pid, then hangs like a stalled connection. */
+  function hangingSsh(): { env: Record<string, string>; pid: () => Promise<number> } {
+    const script = join(repo.path, '..', `fake-ssh-${process.pid}-${Date.now()}.sh`);
+    const pidFile = `${script}.pid`;
+    writeFileSync(
+      script,
+      `#!/bin/sh\necho $$ > "${pidFile}.tmp" && mv "${pidFile}.tmp" "${pidFile}"\nexec sleep 300\n`,
+    );
+    chmodSync(script, 0o755);
+    cleanups.push(
+      () => rmSync(script, { force: true }),
+      () => rmSync(pidFile, { force: true }),
+    );
+    return {
+      env: { GIT_SSH_COMMAND: script },
+      async pid() {
+        // Waits for git to have started the helper; the test's timeout bounds it.
+        while (!existsSync(pidFile)) await new Promise((resolve) => setTimeout(resolve, 20));
+        return Number(readFileSync(pidFile, 'utf8').trim());
+      },
+    };
+  }
+
+  it('kills the helpers git started (ssh) when the signal aborts', async () => {
+    const ssh = hangingSsh();
+    const controller = new AbortController();
+    const running = runGit(['ls-remote', 'ssh://git@example.invalid/acme/app.git'], {
+      cwd: repo.path,
+      env: ssh.env,
+      signal: controller.signal,
+    });
+    const helper = await ssh.pid();
+    expect(isAlive(helper)).to.equal(true);
+    controller.abort();
+    const error = await failure(running);
+    expect(error.message).to.contain('aborted');
+    await untilDead(helper);
+  });
+
+  it('kills the helpers git started (ssh) on timeout', async () => {
+    const ssh = hangingSsh();
+    const running = runGit(['ls-remote', 'ssh://git@example.invalid/acme/app.git'], {
+      cwd: repo.path,
+      env: ssh.env,
+      // Long enough for git to start its helper first.
+      timeoutMs: 3_000,
+    });
+    const helper = await ssh.pid();
+    const error = await failure(running);
+    expect(error.message).to.contain('timed out');
+    await untilDead(helper);
+  });
+
+  it('fails with a GitError, not a crash, when git cannot start in cwd', async () => {
+    const error = await failure(runGit(['status'], { cwd: join(repo.path, 'no-such-folder') }));
+    expect(error.exitCode).to.equal(null);
+    expect(error.message).to.contain('ENOENT');
   });
 
   it('ignores a GIT_DIR inherited from a parent git process', async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BaseBranchError } from '../../../activities/git/base-branch.js';
 import { environmentBranch } from '../../../activities/git/branch-names.js';
@@ -14,7 +14,11 @@ import {
   type EnsureWorktreeInput,
 } from '../../../activities/git/worktrees.js';
 import { createCodebase } from '../../../db/repositories/codebases.js';
-import { listEnvironments } from '../../../db/repositories/isolation-environments.js';
+import {
+  listEnvironments,
+  markEnvironmentDestroyed,
+} from '../../../db/repositories/isolation-environments.js';
+import { captureLogs, type LogLine } from '../../support/logs.js';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
 import { git, makeTempRepo } from '../../support/git-repos.js';
 import { makeRemoteFixture, type RemoteFixture } from './git-fixtures.js';
@@ -30,6 +34,36 @@ async function rejection<T extends Error>(
     return error as T;
   }
   throw new Error(`expected a ${type.name}`);
+}
+
+const DAY_MS = 86_400_000;
+
+async function until(condition: () => boolean): Promise<void> {
+  // Bounded by the test's timeout; nothing here asserts on time.
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+async function untilLogged(lines: LogLine[], message: string): Promise<void> {
+  await until(() => lines.some((line) => line.msg === message));
+}
+
+/**
+ * Holds every `git worktree add` in `source` inside its post-checkout hook until released: a
+ * real pause point between "looked for an active record" and "inserted one".
+ */
+function pauseCheckouts(source: string): { reached(): Promise<void>; release(): void } {
+  const reachedFile = join(source, '.git', 'cairn-test-reached');
+  const releaseFile = join(source, '.git', 'cairn-test-release');
+  const hook = join(source, '.git', 'hooks', 'post-checkout');
+  writeFileSync(
+    hook,
+    `#!/bin/sh\ntouch "${reachedFile}"\nwhile [ ! -e "${releaseFile}" ]; do sleep 0.05; done\n`,
+  );
+  chmodSync(hook, 0o755);
+  return {
+    reached: () => until(() => existsSync(reachedFile)),
+    release: () => writeFileSync(releaseFile, ''),
+  };
 }
 
 function worktreePaths(source: string): string[] {
@@ -56,6 +90,10 @@ for (const kind of databaseKinds()) {
       key: 'fix-login',
       ...extra,
     });
+
+    /** What another process's cleanup does when it starts removing an environment. */
+    const claimForRemovalElsewhere = (id: string) =>
+      testDb.db.knex('isolation_environments').where({ id }).update({ status: 'destroying' });
 
     beforeEach(async () => {
       testDb = await kind.create();
@@ -180,13 +218,17 @@ for (const kind of databaseKinds()) {
 
     it('adopts the active environment for the same key', async () => {
       const first = await ensureWorktree(input({ kind: 'thread', key: 'chat:1' }));
+      // Backdated, so the touch on adoption shows whatever the clock's resolution.
+      const backdated = new Date(Date.now() - DAY_MS).toISOString();
+      await testDb.db
+        .knex('isolation_environments')
+        .where({ id: first.environment.id })
+        .update({ last_activity_at: backdated });
       const second = await ensureWorktree(input({ kind: 'thread', key: 'chat:1' }));
       expect(second.adopted).to.equal(true);
       expect(second.environment.id).to.equal(first.environment.id);
       expect(second.environment.path).to.equal(first.environment.path);
-      expect(Date.parse(second.environment.lastActivityAt)).to.be.at.least(
-        Date.parse(first.environment.lastActivityAt),
-      );
+      expect(Date.parse(second.environment.lastActivityAt)).to.be.greaterThan(Date.parse(backdated));
       const other = await ensureWorktree(input({ kind: 'thread', key: 'chat:2' }));
       expect(other.environment.id).not.to.equal(first.environment.id);
       expect(other.environment.branch).to.equal(environmentBranch('thread', 'chat:2'));
@@ -228,10 +270,17 @@ for (const kind of databaseKinds()) {
     });
 
     it('ends with one worktree and one active record when called concurrently for one key', async () => {
-      const results = await Promise.all(Array.from({ length: 5 }, () => ensureWorktree(input())));
+      // The first call is held inside `git worktree add` while four more arrive, so they
+      // overlap it for certain: only the per-repository lock keeps them from building again.
+      const gate = pauseCheckouts(fixture.source);
+      const first = ensureWorktree(input());
+      await gate.reached();
+      const others = Array.from({ length: 4 }, () => ensureWorktree(input()));
+      gate.release();
+      const results = await Promise.all([first, ...others]);
       const ids = new Set(results.map((result) => result.environment.id));
       expect(ids.size).to.equal(1);
-      expect(results.filter((result) => !result.adopted)).to.have.length(1);
+      expect(results.map((result) => result.adopted)).to.deep.equal([false, true, true, true, true]);
       const active = (await listEnvironments(testDb.db.knex, codebaseId)).filter(
         (e) => e.status === 'active',
       );
@@ -245,19 +294,53 @@ for (const kind of databaseKinds()) {
       git(fixture.scratch, 'clone', '--quiet', fixture.remote.url, 'source-2');
       const otherSource = join(fixture.scratch, 'source-2');
       const otherRoot = join(fixture.scratch, 'worktrees-2');
-      const [a, b] = await Promise.all([
-        ensureWorktree(input()),
-        ensureWorktree(input({ sourcePath: otherSource, worktreesRoot: otherRoot })),
-      ]);
-      expect(a.environment.id).to.equal(b.environment.id);
-      expect([a.adopted, b.adopted].sort()).to.deep.equal([false, true]);
+      // The other process is held inside `git worktree add` (its post-checkout hook), after it
+      // looked for an active record and before it inserts one, until this one has won.
+      const gate = pauseCheckouts(otherSource);
+      const loser = ensureWorktree(input({ sourcePath: otherSource, worktreesRoot: otherRoot }));
+      await gate.reached();
+      const winner = await ensureWorktree(input());
+      gate.release();
+      const lost = await loser;
+
+      expect(winner.adopted).to.equal(false);
+      expect(lost.adopted).to.equal(true);
+      expect(lost.environment.id).to.equal(winner.environment.id);
       const active = (await listEnvironments(testDb.db.knex, codebaseId)).filter(
         (e) => e.status === 'active',
       );
       expect(active).to.have.length(1);
-      const loserSource = a.adopted ? fixture.source : otherSource;
-      expect(worktreePaths(loserSource)).to.have.length(1);
-      expect(git(loserSource, 'branch', '--list', 'cairn/*')).to.equal('');
+      expect(worktreePaths(otherSource)).to.have.length(1);
+      expect(git(otherSource, 'branch', '--list', 'cairn/*')).to.equal('');
+    });
+
+    it('does not adopt an environment a cleanup elsewhere is removing: waits, then builds anew', async () => {
+      const logs = captureLogs('debug');
+      const first = await ensureWorktree(input());
+      await claimForRemovalElsewhere(first.environment.id);
+      const next = ensureWorktree(input({ logger: logs.logger }));
+      await untilLogged(logs.lines, 'worktree.waiting_for_removal');
+      // The other process's cleanup finishes its removal.
+      git(fixture.source, 'worktree', 'remove', '--force', first.environment.path);
+      await markEnvironmentDestroyed(testDb.db.knex, first.environment.id);
+
+      const { environment, adopted } = await next;
+      expect(adopted).to.equal(false);
+      expect(environment.id).to.not.equal(first.environment.id);
+      expect(git(environment.path, 'rev-parse', '--abbrev-ref', 'HEAD')).to.equal('cairn/task-fix-login');
+      const statuses = (await listEnvironments(testDb.db.knex, codebaseId)).map((e) => e.status);
+      expect(statuses).to.deep.equal(['destroyed', 'active']);
+    });
+
+    it('takes over from a removal whose remover died, after removalWaitMs', async () => {
+      const first = await ensureWorktree(input());
+      await claimForRemovalElsewhere(first.environment.id);
+      const { environment } = await ensureWorktree(input({ removalWaitMs: 0 }));
+      expect(environment.id).to.not.equal(first.environment.id);
+      expect(environment.path).to.equal(first.environment.path);
+      expect(existsSync(environment.path)).to.equal(true);
+      const statuses = (await listEnvironments(testDb.db.knex, codebaseId)).map((e) => e.status);
+      expect(statuses).to.deep.equal(['destroyed', 'active']);
     });
 
     it('creates environments for different keys concurrently', async () => {

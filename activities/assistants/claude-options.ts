@@ -3,7 +3,7 @@ import type { ClaudeSettings } from '../../config/config-types.js';
 import type { Environment } from '../../config/environment.js';
 import type { ClaudeAuth } from './claude-auth.js';
 import { OutputTail } from './redact.js';
-import { killProcessGroup, spawnProcessGroup } from './process-group.js';
+import { killProcessGroup, spawnProcessGroup } from '../processes/process-groups.js';
 import { baseSubprocessEnv } from './subprocess-env.js';
 
 /** CLAUDE_BIN_PATH, else assistants.claude.claudeBinaryPath; undefined means the SDK's bundled CLI. */

@@ -15,7 +15,7 @@ import {
   configuredCodexPath,
 } from './codex-options.js';
 import { cancelled, checkLaunchable } from './launch-checks.js';
-import { killProcessGroup } from './process-group.js';
+import { killProcessGroup } from '../processes/process-groups.js';
 import { redactSecrets } from './redact.js';
 import { baseSubprocessEnv } from './subprocess-env.js';
 import {

@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { signalGroup, spawnProcessGroup } from '../processes/process-groups.js';
 
 export interface GroupRunOptions {
   cwd: string;
@@ -13,26 +14,6 @@ export type GroupRunEnd =
   | { outcome: 'aborted' | 'timed_out' | 'output_too_large'; stdout: string; stderr: string }
   | { outcome: 'signalled'; signal: string; stdout: string; stderr: string }
   | { outcome: 'spawn_failed'; error: Error; stdout: string; stderr: string };
-
-// Groups still running, killed if this process exits first: being detached, they would outlive it.
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-
-function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // ESRCH: the whole group is gone already.
-  }
-}
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const pid of liveGroups) killGroup(pid);
-  });
-}
 
 /**
  * Runs a command as the leader of its own process group and, on abort or timeout, kills the
@@ -55,25 +36,19 @@ export function runInProcessGroup(
 
     const stop = (reason: NonNullable<typeof stopReason>) => {
       stopReason ??= reason;
-      if (child.pid !== undefined) killGroup(child.pid);
+      if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
     };
     const onAbort = () => stop('aborted');
 
     try {
-      child = spawn(command, [...args], {
+      child = spawnProcessGroup(command, args, {
         cwd: options.cwd,
         env: options.env,
         stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-        windowsHide: true,
       });
     } catch (error) {
       resolve({ outcome: 'spawn_failed', error: error as Error, stdout: '', stderr: '' });
       return;
-    }
-    if (child.pid !== undefined) {
-      installExitHook();
-      liveGroups.add(child.pid);
     }
     const timer = setTimeout(() => stop('timed_out'), options.timeoutMs);
     options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -93,7 +68,6 @@ export function runInProcessGroup(
     child.on('close', (exitCode, signal) => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      if (child.pid !== undefined) liveGroups.delete(child.pid);
       const output = { stdout: text(stdout), stderr: text(stderr) };
       if (spawnError && child.pid === undefined)
         resolve({ outcome: 'spawn_failed', error: spawnError, ...output });

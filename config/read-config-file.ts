@@ -3,6 +3,7 @@ import { parseDocument } from 'yaml';
 import type { ConfigProblem } from './config-types.js';
 import type { Logger } from './logger.js';
 import { checkConfigFile } from './schema-check.js';
+import { checkCopyFileEntry } from './copy-file-entries.js';
 import type { ConfigFileKind } from './schema.js';
 
 /** A config file this large is a mistake (or an attack), not configuration. */
@@ -39,6 +40,23 @@ function stringifyEnvScalars(value: Record<string, unknown>): void {
   for (const [key, child] of Object.entries(env)) {
     if (typeof child === 'number' || typeof child === 'boolean') env[key] = String(child);
   }
+}
+
+/**
+ * worktree.copyFiles entries that would reach outside the repository are refused here, when the
+ * file is read, so the problem shows in `cairn doctor` and the log rather than at the next
+ * worktree; the other entries still apply.
+ */
+function dropEscapingCopyFiles(value: Record<string, unknown>): Array<{ key: string; message: string }> {
+  const worktree = value.worktree as { copyFiles?: unknown[] } | undefined;
+  if (!worktree?.copyFiles) return [];
+  const problems: Array<{ key: string; message: string }> = [];
+  worktree.copyFiles = worktree.copyFiles.filter((entry, index) => {
+    const check = checkCopyFileEntry(entry);
+    if (!check.ok) problems.push({ key: `worktree.copyFiles.${index}`, message: check.problem });
+    return check.ok;
+  });
+  return problems;
 }
 
 function readText(file: string): string | undefined {
@@ -92,6 +110,7 @@ export function readConfigFile(file: string, kind: ConfigFileKind, logger: Logge
   dropNulls(data);
   if (kind === 'repository') stringifyEnvScalars(data);
   const { value, problems } = checkConfigFile(kind, data);
+  if (kind === 'repository') problems.push(...dropEscapingCopyFiles(value));
   if (problems.length > 0) {
     const list = problems.map((problem) => `${problem.key}: ${problem.message}`).join('; ');
     logger.error(

@@ -1,6 +1,12 @@
 import { copyFile, lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { isInside } from '../codebases/path-inside.js';
+import {
+  checkCopyFileEntry,
+  validateCopyFileEntries,
+  type CopyFileEntry,
+  type CopyFileEntryProblem,
+} from '../../config/copy-file-entries.js';
 
 /** Spec rule 1: the service's own folder goes into every new worktree, tracked or not. */
 export const SERVICE_FOLDER = '.cairn';
@@ -20,18 +26,8 @@ export class CopyFilesError extends Error {
   }
 }
 
-export interface CopyFileEntry {
-  entry: string;
-  /** Normalized path relative to the repository root. */
-  source: string;
-  /** Normalized path relative to the worktree root. */
-  destination: string;
-}
-
-export interface CopyFileEntryProblem {
-  entry: string;
-  problem: string;
-}
+export type { CopyFileEntry, CopyFileEntryProblem };
+export { validateCopyFileEntries };
 
 export interface CopyResult {
   /** Destinations (relative to the worktree) of the entries copied, `.cairn` included. */
@@ -42,54 +38,11 @@ export interface CopyResult {
   files: string[];
 }
 
-/** A relative path that stays inside the repository, normalized; or why it is refused. */
-function checkRelativePath(path: string): { path: string } | { problem: string } {
-  if (path.length === 0) return { problem: 'path is empty' };
-  if (path.includes('\0')) return { problem: 'path contains a NUL byte' };
-  if (isAbsolute(path) || posix.isAbsolute(path) || /^[a-zA-Z]:[\\/]/.test(path)) {
-    return { problem: 'absolute paths are not allowed; paths are relative to the repository root' };
-  }
-  if (path.startsWith('~')) return { problem: 'home-relative paths are not allowed' };
-  const segments = path.split('/').filter((segment) => segment !== '' && segment !== '.');
-  if (segments.includes('..'))
-    return { problem: '".." is not allowed; paths must stay inside the repository' };
-  if (segments.length === 0) return { problem: 'path names the repository root itself' };
-  if (segments[0] === '.git') return { problem: 'paths inside .git are not allowed' };
-  return { path: segments.join('/') };
-}
-
 /** `path` or `<src> -> <dest>` (spaces around the arrow optional); throws CopyFilesError. */
 export function parseCopyFileEntry(entry: string): CopyFileEntry {
-  if (typeof entry !== 'string')
-    throw new CopyFilesError('invalid_entry', String(entry), 'entries must be strings');
-  const parts = entry.split(/\s*->\s*/).map((part) => part.trim());
-  if (parts.length > 2) throw new CopyFilesError('invalid_entry', entry, 'use at most one "->"');
-  const [rawSource = '', rawDestination = rawSource] = parts;
-  const source = checkRelativePath(rawSource);
-  if ('problem' in source) throw new CopyFilesError('escapes_repository', entry, `source: ${source.problem}`);
-  const destination = checkRelativePath(rawDestination);
-  if ('problem' in destination) {
-    throw new CopyFilesError('escapes_repository', entry, `destination: ${destination.problem}`);
-  }
-  return { entry, source: source.path, destination: destination.path };
-}
-
-/** Pure check for config loading and the API: every problem, empty when all entries are fine. */
-export function validateCopyFileEntries(entries: readonly unknown[]): CopyFileEntryProblem[] {
-  const problems: CopyFileEntryProblem[] = [];
-  for (const entry of entries) {
-    if (typeof entry !== 'string') {
-      problems.push({ entry: String(entry), problem: 'entries must be strings' });
-      continue;
-    }
-    try {
-      parseCopyFileEntry(entry);
-    } catch (error) {
-      if (!(error instanceof CopyFilesError)) throw error;
-      problems.push({ entry, problem: error.message });
-    }
-  }
-  return problems;
+  const check = checkCopyFileEntry(entry);
+  if (!check.ok) throw new CopyFilesError(check.code, check.entry, check.problem);
+  return { entry: check.entry, source: check.source, destination: check.destination };
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -356,6 +356,20 @@ describe('config/load-config', () => {
       expect(JSON.stringify(logs.lines)).not.to.contain('s3cr3t');
     });
 
+    it('refuses copyFiles entries that leave the repository, keeping the others', () => {
+      writeFile(
+        repoFile(),
+        'worktree:\n  copyFiles: [.env.example, ../secrets, "a -> /etc/passwd", "b -> c"]\n',
+      );
+      const config = load();
+      expect(config.effective.worktree.copyFiles).to.deep.equal(['.env.example', 'b -> c']);
+      expect(config.problems.map((problem) => problem.key)).to.deep.equal([
+        'worktree.copyFiles.1',
+        'worktree.copyFiles.2',
+      ]);
+      expect(config.problems[1]!.message).to.match(/absolute/);
+    });
+
     it('reports wrong types in plain words', () => {
       writeFile(
         repoFile(),

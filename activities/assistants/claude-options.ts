@@ -78,7 +78,12 @@ export function claudeQueryOptions(input: ClaudeQueryInput): Options {
     systemPrompt: { type: 'preset', preset: 'claude_code' },
   };
   if (input.model) options.model = input.model;
-  if (input.resume) options.resume = input.resume;
+  if (input.resume) {
+    options.resume = input.resume;
+    // Each turn continues a copy: an attempt that dies half way leaves the session it resumed
+    // untouched, so the turn's next attempt starts from the same context.
+    options.forkSession = true;
+  }
   if (input.executablePath) options.pathToClaudeCodeExecutable = input.executablePath;
   return options;
 }

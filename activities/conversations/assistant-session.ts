@@ -32,16 +32,15 @@ export async function sessionForTurn(
   return { session };
 }
 
-/** Stores the provider's id the first time it is seen, so the next turn resumes it. */
+/** Stores the provider session a completed turn ended in, for the next turn to resume. */
 export async function rememberProviderSession(
   knex: Knex,
   session: AssistantSession,
   providerSessionId: string,
-): Promise<boolean> {
-  if (session.providerSessionId === providerSessionId) return false;
-  await recordProviderSession(knex, session.id, providerSessionId);
-  session.providerSessionId = providerSessionId;
-  return true;
+): Promise<void> {
+  if (session.providerSessionId !== providerSessionId) {
+    await recordProviderSession(knex, session.id, providerSessionId);
+  }
 }
 
 /** Ends a session whose provider context is lost and opens a new one in its place. */

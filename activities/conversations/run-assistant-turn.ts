@@ -7,8 +7,9 @@ import { createAssistantProvider } from '../assistants/create-provider.js';
 import { AssistantError } from '../assistants/types.js';
 import { EnvLeakBlockedError } from '../codebases/check-before-spawn.js';
 import type { ActivityDependencies } from '../index.js';
-import { sessionForTurn, startFreshSession } from './assistant-session.js';
-import { claimTurn, endTurn, type TurnClaim } from './turn-state.js';
+import { rememberProviderSession, sessionForTurn, startFreshSession } from './assistant-session.js';
+import { claimTurn, endTurn, TurnSuperseded, type TurnClaim, type TurnOwner } from './turn-state.js';
+import type { AssistantSession } from '../../db/repositories/assistant-sessions.js';
 import { TurnRecorder } from './turn-recorder.js';
 import { SilentFailure, streamTurn, type StreamedTurn } from './turn-stream.js';
 import { prepareTurnWorkspace } from './turn-workspace.js';
@@ -35,13 +36,18 @@ interface TurnScope {
   message: Message;
   recorder: TurnRecorder;
   claim: TurnClaim;
+  /** Aborted when the activity is cancelled or the recorder cannot write any more. */
+  signal: AbortSignal;
+}
+
+interface AnsweredTurn extends StreamedTurn {
+  session: AssistantSession;
 }
 
 /** Prepares the folder and session, then lets the assistant answer; resumes its session when it can. */
-async function answer(scope: TurnScope): Promise<StreamedTurn> {
-  const { deps, context, conversation, message, recorder } = scope;
+async function answer(scope: TurnScope): Promise<AnsweredTurn> {
+  const { deps, context, conversation, message, recorder, signal } = scope;
   const { knex } = deps.db;
-  const signal = context.cancellationSignal;
   const workspace = await prepareTurnWorkspace(deps, conversation, signal);
   const assistant = chooseAssistant(workspace.config);
   const { session, resumeId } = await sessionForTurn(knex, {
@@ -62,19 +68,26 @@ async function answer(scope: TurnScope): Promise<StreamedTurn> {
     home: deps.home,
     processEnv: deps.env,
   });
-  const ask = (resumeSessionId: string | undefined, current = session) =>
-    streamTurn(
-      provider.runTurn({
-        prompt: message.content,
-        cwd: workspace.cwd,
-        resumeSessionId,
-        signal,
-        repositoryEnv: workspace.config.effective.env,
-      }),
-      { knex, context, recorder, session: current },
-    );
+  const ask = async (
+    resumeSessionId: string | undefined,
+    current: AssistantSession,
+  ): Promise<AnsweredTurn> => {
+    const request = {
+      prompt: message.content,
+      cwd: workspace.cwd,
+      resumeSessionId,
+      signal,
+      repositoryEnv: workspace.config.effective.env,
+    };
+    const streamed = await streamTurn(provider.runTurn(request), {
+      context,
+      recorder,
+      announceSession: resumeSessionId === undefined,
+    });
+    return { ...streamed, session: current };
+  };
   try {
-    return await ask(resumeId);
+    return await ask(resumeId, session);
   } catch (error) {
     // A provider session that cannot be resumed (expired, or lost in a crash) must not wedge the
     // conversation: when resuming failed before any output, the turn starts a fresh session once.
@@ -92,7 +105,8 @@ async function answer(scope: TurnScope): Promise<StreamedTurn> {
 export async function runAssistantTurn(deps: ActivityDependencies, input: TurnInput): Promise<TurnResult> {
   const { knex } = deps.db;
   const context = Context.current();
-  const claim = await claimTurn(knex, input.messageId);
+  const owner: TurnOwner = { messageId: input.messageId, attempt: context.info.attempt };
+  const claim = await claimTurn(knex, owner);
   if (claim === 'finished') return { outcome: 'already_finished' };
 
   const [conversation, message] = await Promise.all([
@@ -100,42 +114,66 @@ export async function runAssistantTurn(deps: ActivityDependencies, input: TurnIn
     findMessage(knex, input.messageId),
   ]);
   if (!conversation || !message) {
-    await endTurn(knex, {
-      ...input,
-      end: 'failed',
-      details: { code: 'not_found', error: 'The message is gone.' },
-    });
+    const details = { code: 'not_found', error: 'The message is gone.' };
+    await endTurn(knex, { ...input, attempt: owner.attempt, end: 'failed', details });
     return { outcome: 'failed' };
   }
+  // The assistant stops when Temporal cancels the attempt, or when its output can no longer be
+  // written (a later attempt took the turn over, or the database failed).
+  const stop = new AbortController();
+  const stopOnCancel = () => stop.abort();
+  context.cancellationSignal.addEventListener('abort', stopOnCancel, { once: true });
   const recorder = new TurnRecorder({
     knex,
     conversationId: input.conversationId,
-    messageId: input.messageId,
+    owner,
+    onFailure: () => stop.abort(),
   });
   const stopHeartbeats = keepHeartbeating(context);
   try {
-    const streamed = await answer({ deps, context, conversation, message, recorder, claim });
+    const answered = await answer({
+      deps,
+      context,
+      conversation,
+      message,
+      recorder,
+      claim,
+      signal: stop.signal,
+    });
     await recorder.settle();
-    await endTurn(knex, { ...input, end: 'completed', details: streamed.details });
+    await endTurn(knex, {
+      ...input,
+      attempt: owner.attempt,
+      end: 'completed',
+      details: answered.details,
+      alsoWrite: async (trx) => {
+        if (answered.providerSessionId)
+          await rememberProviderSession(trx, answered.session, answered.providerSessionId);
+      },
+    });
     return { outcome: 'completed' };
   } catch (error) {
-    const failure = context.cancellationSignal.aborted ? undefined : turnFailure(error);
-    if (!failure) {
-      // Left for the next attempt, which clears this attempt's partial output first.
-      await recorder.settle().catch(() => undefined);
-      throw error;
+    await recorder.settle().catch(() => undefined);
+    if (recorder.failure instanceof TurnSuperseded || error instanceof TurnSuperseded) {
+      deps.logger.warn({ event: 'conversation.turn_superseded', ...owner });
+      return { outcome: 'superseded' };
     }
+    const failure = context.cancellationSignal.aborted || recorder.failure ? undefined : turnFailure(error);
+    // Anything else is left for the next attempt, which clears this attempt's partial output first.
+    if (!failure) throw recorder.failure ?? error;
     recorder.recordFailure(failure.message, failure.code);
     await recorder.settle();
-    await endTurn(knex, { ...input, end: 'failed', details: { code: failure.code, error: failure.message } });
+    const details = { code: failure.code, error: failure.message };
+    await endTurn(knex, { ...input, attempt: owner.attempt, end: 'failed', details });
     deps.logger.warn({
       event: 'conversation.turn_failed',
       conversationId: input.conversationId,
-      messageId: input.messageId,
+      ...owner,
       code: failure.code,
     });
     return { outcome: 'failed' };
   } finally {
     stopHeartbeats();
+    context.cancellationSignal.removeEventListener('abort', stopOnCancel);
   }
 }

@@ -3,12 +3,15 @@ import { appendEvent } from '../../db/repositories/events.js';
 import { appendMessage, type MessageRole } from '../../db/repositories/messages.js';
 import { clipToolText, type ConversationEventType } from '../../domain/conversations/conversation-events.js';
 import type { AssistantChunk } from '../assistants/types.js';
+import { asTurnOwner, type TurnOwner } from './turn-state.js';
 
 export interface TurnRecorderOptions {
   knex: Knex;
   conversationId: string;
-  /** The user message this turn answers. */
-  messageId: number;
+  /** The user message this turn answers, and the attempt writing: each write checks it still owns the turn. */
+  owner: TurnOwner;
+  /** Called once when a write fails (the turn was taken over, or the database failed), to stop the assistant. */
+  onFailure?: (error: unknown) => void;
   /** Text deltas within this window go out as one event, bounding journal writes. */
   coalesceMs?: number;
 }
@@ -31,7 +34,8 @@ function stringify(value: unknown): string {
 export class TurnRecorder {
   private readonly coalesceMs: number;
   private chain: Promise<void> = Promise.resolve();
-  private failure: unknown;
+  /** The first write that failed; nothing is written after it. */
+  failure: unknown;
   private segment = '';
   private unsent = '';
   private flushTimer: NodeJS.Timeout | undefined;
@@ -48,21 +52,21 @@ export class TurnRecorder {
         this.unsent += chunk.text;
         this.flushTimer ??= setTimeout(() => {
           this.flushTimer = undefined;
-          this.enqueue(() => this.sendDelta());
+          this.enqueue((trx) => this.sendDelta(trx));
         }, this.coalesceMs);
         return;
       case 'session':
         this.closeSegment();
-        this.enqueue(() =>
-          this.store('system', `Assistant session ${chunk.providerSessionId}`, 'session', {
+        this.enqueue((trx) =>
+          this.store(trx, 'system', `Assistant session ${chunk.providerSessionId}`, 'session', {
             providerSessionId: chunk.providerSessionId,
           }),
         );
         return;
       case 'tool_call':
         this.closeSegment();
-        this.enqueue(() =>
-          this.store('tool', chunk.name, 'tool_call', {
+        this.enqueue((trx) =>
+          this.store(trx, 'tool', chunk.name, 'tool_call', {
             toolCallId: chunk.toolCallId,
             name: chunk.name,
             input: clipToolText(stringify(chunk.input)),
@@ -71,8 +75,9 @@ export class TurnRecorder {
         return;
       case 'tool_result':
         this.closeSegment();
-        this.enqueue(() =>
+        this.enqueue((trx) =>
           this.store(
+            trx,
             'tool',
             clipToolText(chunk.output),
             'tool_result',
@@ -83,7 +88,9 @@ export class TurnRecorder {
         return;
       case 'error':
         this.closeSegment();
-        this.enqueue(() => this.store('error', chunk.message, 'error', {}, { message: chunk.message }));
+        this.enqueue((trx) =>
+          this.store(trx, 'error', chunk.message, 'error', {}, { message: chunk.message }),
+        );
         return;
       case 'done':
         this.closeSegment();
@@ -94,7 +101,7 @@ export class TurnRecorder {
   /** Stores an error the turn ended with (not one the assistant reported along the way). */
   recordFailure(message: string, code: string): void {
     this.closeSegment();
-    this.enqueue(() => this.store('error', message, 'error', { code }, { message }));
+    this.enqueue((trx) => this.store(trx, 'error', message, 'error', { code }, { message }));
   }
 
   /** Waits for every write; rethrows the first one that failed. */
@@ -106,7 +113,7 @@ export class TurnRecorder {
 
   /** Emits an event not tied to a stored message. */
   event(type: ConversationEventType, payload: Record<string, unknown>): Promise<void> {
-    this.enqueue(() => this.append(type, payload));
+    this.enqueue((trx) => this.append(trx, type, payload));
     return this.chain;
   }
 
@@ -116,24 +123,22 @@ export class TurnRecorder {
     if (this.segment === '') return;
     const text = this.segment;
     this.segment = '';
-    this.enqueue(async () => {
-      await this.sendDelta();
-      const stored = await appendMessage(
-        this.options.knex,
-        this.newMessage('assistant', text, { kind: 'text' }),
-      );
-      await this.append('text_done', { storedMessageId: stored.id, text });
+    this.enqueue(async (trx) => {
+      await this.sendDelta(trx);
+      const stored = await appendMessage(trx, this.newMessage('assistant', text, { kind: 'text' }));
+      await this.append(trx, 'text_done', { storedMessageId: stored.id, text });
     });
   }
 
-  private async sendDelta(): Promise<void> {
+  private async sendDelta(trx: Knex): Promise<void> {
     if (this.unsent === '') return;
     const text = this.unsent;
     this.unsent = '';
-    await this.append('text', { text });
+    await this.append(trx, 'text', { text });
   }
 
   private async store(
+    trx: Knex,
     role: MessageRole,
     content: string,
     type: ConversationEventType,
@@ -141,8 +146,8 @@ export class TurnRecorder {
     eventExtras: Record<string, unknown> = {},
   ): Promise<void> {
     const message = this.newMessage(role, content, { kind: type, ...details });
-    const stored = await appendMessage(this.options.knex, message);
-    await this.append(type, { storedMessageId: stored.id, ...details, ...eventExtras });
+    const stored = await appendMessage(trx, message);
+    await this.append(trx, type, { storedMessageId: stored.id, ...details, ...eventExtras });
   }
 
   private newMessage(role: MessageRole, content: string, metadata: Record<string, unknown>) {
@@ -151,25 +156,31 @@ export class TurnRecorder {
       role,
       content,
       metadata,
-      replyToMessageId: this.options.messageId,
+      replyToMessageId: this.options.owner.messageId,
     };
   }
 
-  private async append(type: ConversationEventType, payload: Record<string, unknown>): Promise<void> {
-    await appendEvent(this.options.knex, {
+  private async append(
+    trx: Knex,
+    type: ConversationEventType,
+    payload: Record<string, unknown>,
+  ): Promise<void> {
+    await appendEvent(trx, {
       streamKey: this.options.conversationId,
       type,
-      payload: { messageId: this.options.messageId, ...payload },
+      payload: { messageId: this.options.owner.messageId, ...payload },
     });
   }
 
-  private enqueue(write: () => Promise<void>): void {
+  /** Queues a write, done in a transaction that holds the turn; after a failure nothing more is written. */
+  private enqueue(write: (trx: Knex) => Promise<void>): void {
     this.chain = this.chain.then(async () => {
       if (this.failure) return;
       try {
-        await write();
+        await asTurnOwner(this.options.knex, this.options.owner, write);
       } catch (error) {
         this.failure = error;
+        this.options.onFailure?.(error);
       }
     });
   }

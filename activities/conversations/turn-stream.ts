@@ -1,13 +1,12 @@
 import type { Context } from '@temporalio/activity';
-import type { Knex } from 'knex';
-import type { AssistantSession } from '../../db/repositories/assistant-sessions.js';
 import { AssistantError, type AssistantChunk } from '../assistants/types.js';
-import { rememberProviderSession } from './assistant-session.js';
 import type { TurnRecorder } from './turn-recorder.js';
 
 export interface StreamedTurn {
   /** usage and costUsd from the assistant's last chunk, when it gave them. */
   details: Record<string, unknown>;
+  /** The provider session this turn ended in: the one the next turn resumes. */
+  providerSessionId?: string;
 }
 
 /** Thrown when the assistant failed before producing anything: nothing needs undoing. */
@@ -19,27 +18,28 @@ export class SilentFailure extends Error {
 }
 
 /**
- * Records an assistant's chunks as they come: the provider session id is stored (and announced
- * once, when new), everything else goes to the recorder. Heartbeats on every chunk.
+ * Records an assistant's chunks as they come, heartbeating on each. A session chunk is recorded
+ * only when the turn opened a new context (`announceSession`): a resumed session is the same
+ * conversation going on, even though its id changes with every turn.
  */
 export async function streamTurn(
   chunks: AsyncIterable<AssistantChunk>,
-  options: { knex: Knex; context: Context; recorder: TurnRecorder; session: AssistantSession },
+  options: { context: Context; recorder: TurnRecorder; announceSession: boolean },
 ): Promise<StreamedTurn> {
-  const details: Record<string, unknown> = {};
+  const streamed: StreamedTurn = { details: {} };
   let produced = false;
   try {
     for await (const chunk of chunks) {
       options.context.heartbeat();
       if (chunk.kind === 'session') {
-        if (await rememberProviderSession(options.knex, options.session, chunk.providerSessionId)) {
-          options.recorder.record(chunk);
-        }
+        const first = streamed.providerSessionId === undefined;
+        streamed.providerSessionId = chunk.providerSessionId;
+        if (first && options.announceSession) options.recorder.record(chunk);
         continue;
       }
       if (chunk.kind === 'done') {
-        if (chunk.usage) details.usage = chunk.usage;
-        if (chunk.costUsd !== undefined) details.costUsd = chunk.costUsd;
+        if (chunk.usage) streamed.details.usage = chunk.usage;
+        if (chunk.costUsd !== undefined) streamed.details.costUsd = chunk.costUsd;
         if (chunk.isError) {
           throw new AssistantError(
             'assistant_error',
@@ -57,5 +57,5 @@ export async function streamTurn(
     }
     throw error;
   }
-  return { details };
+  return streamed;
 }

@@ -50,7 +50,7 @@ export interface TurnInput {
   messageId: number;
 }
 
-export type TurnOutcome = 'completed' | 'failed' | 'already_finished';
+export type TurnOutcome = 'completed' | 'failed' | 'already_finished' | 'superseded';
 
 export interface TurnResult {
   outcome: TurnOutcome;

@@ -201,11 +201,15 @@ for (const kind of databaseKinds()) {
         (message) => message.reply_to_message_id === third.message_id && message.role === 'assistant',
       );
       expect(recall[0]!.content).to.include('first question').and.include('second question');
-      const resumed = fakes.invocations().filter((entry) => entry.resume);
-      expect(resumed.map((entry) => entry.resume)).to.deep.equal([
-        sessions[0]!.data.providerSessionId,
-        sessions[0]!.data.providerSessionId,
-      ]);
+      // Each turn resumes (a fork of) the session the previous turn ended in.
+      const turns = fakes
+        .invocations()
+        .filter((entry) => !String(entry.prompt).startsWith('Reply with only a short title'));
+      expect(turns).to.have.length(3);
+      expect(turns[0]!.resume).to.equal(undefined);
+      expect(turns[0]!.sessionId).to.equal(sessions[0]!.data.providerSessionId);
+      expect(turns[1]!.resume).to.equal(turns[0]!.sessionId);
+      expect(turns[2]!.resume).to.equal(turns[1]!.sessionId);
     });
 
     it('runs at most the configured sessions at once and reports active and queued exactly', async () => {

@@ -1,7 +1,11 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Logger } from '../config/logger.js';
 import type { Database } from '../db/connection.js';
-import { conversationsWithOpenTurns, openTurnIds } from '../db/repositories/messages.js';
+import {
+  conversationsWaitingSince,
+  conversationsWithOpenTurns,
+  openTurnIds,
+} from '../db/repositories/messages.js';
 import { conversationWorkflowId } from '../domain/conversations/conversation-workflow.js';
 import { turnDispatcher, type TurnDispatchOptions } from '../api/core/conversations/turn-dispatch.js';
 
@@ -9,6 +13,8 @@ export interface TurnSweeperOptions extends TurnDispatchOptions {
   db: Database;
   logger: Logger;
   intervalMs?: number;
+  /** A running workflow whose conversation has waited this long with nothing running is woken. */
+  wakeAfterMs?: number;
 }
 
 async function isRunning(client: Client, workflowId: string): Promise<boolean> {
@@ -22,22 +28,29 @@ async function isRunning(client: Client, workflowId: string): Promise<boolean> {
 }
 
 /**
- * Starts the workflow of every conversation that owes a turn but has none running: the API
- * stores a message before it signals, so a message whose signal failed (Temporal briefly down)
- * is still answered. Returns how many workflows it started.
+ * The API stores a message before it signals, so a message whose signal failed (Temporal briefly
+ * unreachable) is still owed. This starts the workflow of every conversation that owes a turn and
+ * has none, and wakes a running one that has left a turn waiting with nothing running. Signals
+ * are idempotent: a workflow that already knows the turn ignores them. Returns how many it
+ * started or woke.
  */
 export async function sweepOpenTurns(options: TurnSweeperOptions): Promise<number> {
+  const { knex } = options.db;
   const dispatch = turnDispatcher(options);
-  let started = 0;
-  for (const conversationId of await conversationsWithOpenTurns(options.db.knex)) {
-    if (await isRunning(options.client, conversationWorkflowId(conversationId))) continue;
-    const [first] = await openTurnIds(options.db.knex, conversationId);
+  const cutoff = new Date(Date.now() - (options.wakeAfterMs ?? 60_000)).toISOString();
+  const waiting = new Set(await conversationsWaitingSince(knex, cutoff));
+  let dispatched = 0;
+  for (const conversationId of await conversationsWithOpenTurns(knex)) {
+    const running = await isRunning(options.client, conversationWorkflowId(conversationId));
+    if (running && !waiting.has(conversationId)) continue;
+    const [first] = await openTurnIds(knex, conversationId);
     if (first === undefined) continue;
     await dispatch(conversationId, first);
-    started += 1;
+    dispatched += 1;
   }
-  if (started > 0) options.logger.info({ event: 'conversation.turns_resumed', conversations: started });
-  return started;
+  if (dispatched > 0)
+    options.logger.info({ event: 'conversation.turns_dispatched', conversations: dispatched });
+  return dispatched;
 }
 
 /** Sweeps at start and then periodically until stopped. */

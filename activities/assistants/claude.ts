@@ -101,7 +101,8 @@ export class ClaudeProvider implements AssistantProvider {
     } finally {
       request.signal.removeEventListener('abort', onAbort);
       messages.close();
-      if (!finished) await group.kill();
+      // Also after a normal end: whatever the turn left running in the background goes with it.
+      await group.kill();
     }
   }
 }

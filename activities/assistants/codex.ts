@@ -105,7 +105,8 @@ export class CodexProvider implements AssistantProvider {
       throw new AssistantError('process_failed', `Codex failed: ${detail.slice(-2_000)}`);
     } finally {
       request.signal.removeEventListener('abort', onAbort);
-      if (!finished) await killRecordedGroup(pidFile);
+      // Also after a normal end: whatever the turn left running in the background goes with it.
+      await killRecordedGroup(pidFile);
       await rm(pidFile, { force: true });
     }
   }

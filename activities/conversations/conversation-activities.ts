@@ -40,9 +40,11 @@ export async function generateConversationTitle(deps: ActivityDependencies, inpu
     home: deps.home,
     processEnv: deps.env,
   });
-  if (await setTitleIfUnset(knex, conversation.id, title)) {
-    await appendEvent(knex, { streamKey: conversation.id, type: 'title', payload: { title } });
-  }
+  await knex.transaction(async (trx) => {
+    if (await setTitleIfUnset(trx, conversation.id, title)) {
+      await appendEvent(trx, { streamKey: conversation.id, type: 'title', payload: { title } });
+    }
+  });
 }
 
 /** The last resort after every attempt of a turn failed: the user sees it failed, not a hang. */

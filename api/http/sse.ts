@@ -66,7 +66,11 @@ export function openEventStream(ctx: HttpContext, options: EventStreamOptions = 
     send(id, data) {
       if (closed) return false;
       body.write(`id: ${id}\ndata: ${JSON.stringify(data)}\n\n`);
-      if (body.writableLength > maxBuffered) close();
+      if (body.writableLength > maxBuffered) {
+        // Ending would wait for a client that stopped reading; cutting the connection frees the buffer.
+        close();
+        ctx.res.destroy();
+      }
       return !closed;
     },
     onClose(listener) {

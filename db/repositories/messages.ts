@@ -166,3 +166,17 @@ export async function countUserMessages(knex: Knex, conversationId: string): Pro
     .first();
   return countOf(row as { count?: unknown });
 }
+
+/**
+ * Conversations whose oldest unfinished turn has waited since before `cutoffIso` with no turn of
+ * theirs running: either stuck behind a lost signal, or waiting for a free assistant session.
+ */
+export async function conversationsWaitingSince(knex: Knex, cutoffIso: string): Promise<string[]> {
+  const running = knex('messages').select('conversation_id').where('turn_status', 'running');
+  const rows = (await knex('messages')
+    .distinct('conversation_id')
+    .where('turn_status', 'queued')
+    .andWhere('created_at', '<', cutoffIso)
+    .whereNotIn('conversation_id', running)) as Array<{ conversation_id: string }>;
+  return rows.map((row) => row.conversation_id);
+}

@@ -82,7 +82,8 @@ export async function conversation(input: ConversationWorkflowInput): Promise<vo
 
     if (pending.size === 0) {
       const woken = await condition(() => pending.size > 0, idleTimeoutMs);
-      if (!woken) return;
+      // One last look before ending: a message whose signal was lost must not wait for a sweep.
+      if (!woken && (await core.conversationState(conversationId)).openTurnIds.length === 0) return;
       continue;
     }
 

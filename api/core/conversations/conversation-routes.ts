@@ -130,8 +130,11 @@ export function conversationRoutes(db: Database): RouteDefinition[] {
         const conversation = await existingConversation(db, params.id);
         if (conversation.deletedAt) throw deletedProblem(conversation);
         const title = body.title.trim();
-        const renamed = await renameConversation(db.knex, conversation.id, title);
-        await appendEvent(db.knex, { streamKey: conversation.id, type: 'title', payload: { title } });
+        const renamed = await db.knex.transaction(async (trx) => {
+          const updated = await renameConversation(trx, conversation.id, title);
+          await appendEvent(trx, { streamKey: conversation.id, type: 'title', payload: { title } });
+          return updated;
+        });
         return { body: conversationWire(renamed ?? conversation) };
       },
     }),
@@ -145,13 +148,11 @@ export function conversationRoutes(db: Database): RouteDefinition[] {
       responses: { 200: { description: 'the deleted conversation', schema: conversationRef } },
       handler: async ({ params }) => {
         const conversation = await existingConversation(db, params.id);
-        if (await softDeleteConversation(db.knex, conversation.id)) {
-          await appendEvent(db.knex, {
-            streamKey: conversation.id,
-            type: 'conversation_deleted',
-            payload: {},
-          });
-        }
+        await db.knex.transaction(async (trx) => {
+          if (await softDeleteConversation(trx, conversation.id)) {
+            await appendEvent(trx, { streamKey: conversation.id, type: 'conversation_deleted', payload: {} });
+          }
+        });
         return { body: conversationWire(await existingConversation(db, conversation.id)) };
       },
     }),

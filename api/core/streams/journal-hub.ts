@@ -31,6 +31,11 @@ export class JournalHub {
     this.poller.unref();
   }
 
+  /** How many clients watch a stream in this process. */
+  readers(streamKey: string): number {
+    return this.tails.get(streamKey)?.size ?? 0;
+  }
+
   /** The newest journal id of a stream: where a client without Last-Event-ID starts. */
   latestId(streamKey: string): Promise<number> {
     return latestEventId(this.options.knex, streamKey);

@@ -77,14 +77,16 @@ describe('assistants/claude provider (real SDK, fake claude executable)', functi
     expect(replyText(chunks)).to.equal('a slowly streamed answer');
   });
 
-  it('resumes the previous session: same id, and the fake recalls the first prompt', async () => {
+  it('resumes a fork of the previous session: a new id, and the fake recalls the first prompt', async () => {
     const { provider: claude } = provider();
     const first = await collect(claude.runTurn(turn('remember the blue door')));
     const sessionId = (first[0] as { providerSessionId: string }).providerSessionId;
     const second = await collect(claude.runTurn(turn('[fake:recall]', { resumeSessionId: sessionId })));
-    expect(second[0]).to.deep.equal({ kind: 'session', providerSessionId: sessionId });
+    const forked = (second[0] as { providerSessionId: string }).providerSessionId;
+    expect(forked).to.be.a('string').and.not.equal(sessionId);
     expect(replyText(second)).to.equal('Recall: remember the blue door');
     expect(sandbox.entries()[1]?.resume).to.equal(sessionId);
+    expect(sandbox.entries()[1]?.forkSession).to.equal(true);
   });
 
   it('passes model, cwd, unattended permissions and the repository env to the subprocess', async () => {

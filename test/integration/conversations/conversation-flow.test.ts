@@ -10,6 +10,8 @@ import { testServiceContext } from '../../support/service-context.js';
 import { startTestWorkers, type RunningTestWorkers } from '../../support/temporal.js';
 import { makeTempDir } from '../../support/temp-dirs.js';
 import { conversationWorkflowId } from '../../../domain/conversations/conversation-workflow.js';
+import { appendMessage } from '../../../db/repositories/messages.js';
+import { sweepOpenTurns } from '../../../worker/turn-sweeper.js';
 
 interface Accepted {
   message_id: number;
@@ -178,7 +180,7 @@ for (const kind of databaseKinds()) {
       const conversation = await newConversation();
       const first = await send(
         conversation,
-        'first question\n[fake:slow 30]\n[fake:reply one two three four]',
+        'first question\n[fake:delay 1500]\n[fake:reply one two three four]',
       );
       const second = await send(conversation, 'second question');
       const third = await send(conversation, 'third\n[fake:recall]');
@@ -216,7 +218,7 @@ for (const kind of databaseKinds()) {
       await start({ maxSessions: 1 });
       const busy = await newConversation();
       const waiting = await newConversation();
-      const slow = await send(busy, '[fake:delay 1500]\n[fake:reply finally]');
+      const slow = await send(busy, '[fake:delay 4000]\n[fake:reply finally]');
       await busy.stream.waitFor((frame) => frame.data.type === 'turn_started');
       const queued = await send(waiting, 'me next');
       expect(queued).to.include({ status: 'queued', position: 1 });
@@ -303,6 +305,50 @@ for (const kind of databaseKinds()) {
       expect(description.status.name).to.equal('RUNNING');
       expect(description.runId).to.not.equal(description.raw.workflowExecutionInfo?.firstRunId);
       await handle.terminate('test over');
+    });
+
+    it('answers messages whose signal never arrived: the sweep starts or wakes their workflow', async () => {
+      await start();
+      const sweep = () =>
+        sweepOpenTurns({
+          client: workers.temporal.client,
+          taskQueue: workers.taskQueue,
+          db: test.db,
+          logger: testServiceContext(test.db, { home: home.path }).logger,
+          wakeAfterMs: 0,
+        });
+      // Stored as the API stores it, but never signalled: no workflow exists yet.
+      const lonely = await newConversation();
+      const stored = await appendMessage(test.db.knex, {
+        conversationId: lonely.id,
+        role: 'user',
+        content: 'anyone there?',
+        turnStatus: 'queued',
+      });
+      expect(await sweep()).to.equal(1);
+      expect((await turnEnd(lonely.stream, stored.id)).data.type).to.equal('turn_completed');
+
+      // The workflow is running and idle; a message lands without its signal.
+      const missed = await appendMessage(test.db.knex, {
+        conversationId: lonely.id,
+        role: 'user',
+        content: 'and again?',
+        turnStatus: 'queued',
+      });
+      expect(await sweep()).to.equal(1);
+      expect((await turnEnd(lonely.stream, missed.id)).data.type).to.equal('turn_completed');
+      expect(await sweep()).to.equal(0);
+    });
+
+    it('fails a turn whose assistant sends nothing in time, saying so', async () => {
+      await start({ env: { CAIRN_CLAUDE_FIRST_EVENT_TIMEOUT_MS: '500' } });
+      const conversation = await newConversation({ title: 'no title generation' });
+      const hung = await send(conversation, '[fake:hang]');
+      const end = await turnEnd(conversation.stream, hung.message_id);
+      expect(end.data).to.include({ type: 'turn_failed', code: 'first_event_timeout' });
+      const stored = await messages(conversation);
+      const error = stored.find((m) => m.role === 'error' && m.reply_to_message_id === hung.message_id);
+      expect(error!.metadata.code).to.equal('first_event_timeout');
     });
 
     it('ends an idle conversation workflow, and the next message starts it again', async () => {

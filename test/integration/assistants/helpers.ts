@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { EffectiveConfig } from '../../../config/config-types.js';
 import { configDefaults } from '../../../config/defaults.js';
 import { readEnvironment, type Environment } from '../../../config/environment.js';
@@ -8,9 +7,7 @@ import { homeLayout } from '../../../config/paths.js';
 import type { AssistantChunk } from '../../../activities/assistants/types.js';
 import { makeTempDir } from '../../support/temp-dirs.js';
 
-const fixtures = fileURLToPath(new URL('../../fixtures/', import.meta.url));
-export const FAKE_CLAUDE = path.join(fixtures, 'fake-claude');
-export const FAKE_CODEX = path.join(fixtures, 'fake-codex');
+export { FAKE_CLAUDE, FAKE_CODEX } from '../../support/fake-assistants.js';
 
 export interface FakeLogEntry {
   assistant: 'claude' | 'codex';

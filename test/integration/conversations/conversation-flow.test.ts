@@ -317,24 +317,16 @@ for (const kind of databaseKinds()) {
           logger: testServiceContext(test.db, { home: home.path }).logger,
           wakeAfterMs: 0,
         });
-      // Stored as the API stores it, but never signalled: no workflow exists yet.
+      // Stored as the API stores them, but never signalled.
+      const storeUnsignalled = (conversationId: string, content: string) =>
+        appendMessage(test.db.knex, { conversationId, role: 'user', content, turnStatus: 'queued' });
       const lonely = await newConversation();
-      const stored = await appendMessage(test.db.knex, {
-        conversationId: lonely.id,
-        role: 'user',
-        content: 'anyone there?',
-        turnStatus: 'queued',
-      });
+      const stored = await storeUnsignalled(lonely.id, 'anyone there?');
       expect(await sweep()).to.equal(1);
       expect((await turnEnd(lonely.stream, stored.id)).data.type).to.equal('turn_completed');
 
       // The workflow is running and idle; a message lands without its signal.
-      const missed = await appendMessage(test.db.knex, {
-        conversationId: lonely.id,
-        role: 'user',
-        content: 'and again?',
-        turnStatus: 'queued',
-      });
+      const missed = await storeUnsignalled(lonely.id, 'and again?');
       expect(await sweep()).to.equal(1);
       expect((await turnEnd(lonely.stream, missed.id)).data.type).to.equal('turn_completed');
       expect(await sweep()).to.equal(0);

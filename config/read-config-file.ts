@@ -1,15 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { parseDocument } from 'yaml';
 import type { ConfigProblem } from './config-types.js';
 import type { Logger } from './logger.js';
 import { checkConfigFile } from './schema-check.js';
+import { parseYamlMapping, readYamlText, UnusableYaml } from './safe-yaml.js';
 import { checkCopyFileEntry } from './copy-file-entries.js';
 import type { ConfigFileKind } from './schema.js';
 
 /** A config file this large is a mistake (or an attack), not configuration. */
 const MAX_FILE_BYTES = 1024 * 1024;
-/** Bounds alias expansion so a "billion laughs" document fails fast instead of eating memory. */
-const MAX_ALIAS_COUNT = 100;
 
 export interface ConfigFileResult {
   present: boolean;
@@ -17,8 +14,6 @@ export interface ConfigFileResult {
   value: Record<string, unknown>;
   problems: ConfigProblem[];
 }
-
-class UnusableFile extends Error {}
 
 function isMapping(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -59,35 +54,6 @@ function dropEscapingCopyFiles(value: Record<string, unknown>): Array<{ key: str
   return problems;
 }
 
-function readText(file: string): string | undefined {
-  let buffer: Buffer;
-  try {
-    buffer = readFileSync(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw new UnusableFile(`cannot be read (${code ?? 'unknown error'})`);
-  }
-  if (buffer.length > MAX_FILE_BYTES) throw new UnusableFile(`is larger than ${MAX_FILE_BYTES} bytes`);
-  return buffer.toString('utf8');
-}
-
-function parseMapping(text: string): Record<string, unknown> {
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
-  // Only the first line: later lines quote the source, which may hold env values.
-  const firstError = doc.errors[0];
-  if (firstError) throw new UnusableFile(`is not valid YAML: ${firstError.message.split('\n')[0]}`);
-  let data: unknown;
-  try {
-    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-  } catch (error) {
-    throw new UnusableFile(`is not usable YAML: ${(error as Error).message.split('\n')[0]}`);
-  }
-  if (data === null || data === undefined) return {};
-  if (!isMapping(data)) throw new UnusableFile('must contain a mapping of keys at the top level');
-  return data;
-}
-
 /**
  * Reads one config file. Never throws for the file's content: a broken file is logged with the
  * `[Config]` prefix and contributes nothing (or only its valid keys), so the service keeps running.
@@ -95,11 +61,11 @@ function parseMapping(text: string): Record<string, unknown> {
 export function readConfigFile(file: string, kind: ConfigFileKind, logger: Logger): ConfigFileResult {
   let data: Record<string, unknown>;
   try {
-    const text = readText(file);
+    const text = readYamlText(file, MAX_FILE_BYTES);
     if (text === undefined) return { present: false, value: {}, problems: [] };
-    data = parseMapping(text);
+    data = parseYamlMapping(text);
   } catch (error) {
-    if (!(error instanceof UnusableFile)) throw error;
+    if (!(error instanceof UnusableYaml)) throw error;
     logger.error(
       { event: 'config.file_invalid', file },
       `[Config] ${file} ${error.message}; using defaults instead of this file`,

@@ -10,6 +10,8 @@ import { messageRoutes } from './conversations/message-routes.js';
 import type { DispatchTurn } from './conversations/turn-dispatch.js';
 import { streamRoutes } from './streams/stream-routes.js';
 import type { JournalHub } from './streams/journal-hub.js';
+import { workflowDefinitionRoutes, workflowSchemas } from './workflows/workflow-routes.js';
+import { commandRoutes } from './workflows/command-routes.js';
 
 export interface CoreAppDependencies extends HealthDependencies {
   logger: Logger;
@@ -42,8 +44,12 @@ export function createCoreApp(deps: CoreAppDependencies): HttpApp {
         maxConcurrent: deps.maxConcurrent,
       }),
       ...streamRoutes({ ...deps.conversations, db: deps.db }),
+      ...workflowDefinitionRoutes(deps.codebases.registration),
+      ...commandRoutes(deps.codebases.registration),
     ],
-    components: { schemas: { ...healthComponents, ...codebaseSchemas, ...conversationSchemas } },
+    components: {
+      schemas: { ...healthComponents, ...codebaseSchemas, ...conversationSchemas, ...workflowSchemas },
+    },
     logger: deps.logger.child({ component: 'core-api' }),
     corsOrigin: deps.corsOrigin,
     openapiPaths: ['/api/openapi.json'],

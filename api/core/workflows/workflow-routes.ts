@@ -1,0 +1,226 @@
+import { defineRoute, defineRoutes, HttpProblem, type RouteDefinition } from '../../http/index.js';
+import { loadConfig } from '../../../config/load-config.js';
+import type { ActivityDependencies } from '../../../activities/index.js';
+import {
+  checkDefinition,
+  type WorkflowEntry,
+} from '../../../activities/workflow-definitions/definition-files.js';
+import {
+  discoverWorkflows,
+  findWorkflow,
+} from '../../../activities/workflow-definitions/discover-workflows.js';
+import {
+  deleteProjectWorkflow,
+  saveProjectWorkflow,
+  WorkflowStoreError,
+} from '../../../activities/workflow-definitions/workflow-store.js';
+import { projectDirectory } from './project-directory.js';
+
+/** Names become file names: letters, digits, `.`, `_`, `-`, no `..`, no slashes. */
+export const ITEM_NAME_PATTERN = '^(?!.*\\.\\.)[A-Za-z0-9][A-Za-z0-9._-]{0,63}$';
+
+const nameParams = {
+  type: 'object',
+  required: ['name'],
+  properties: { name: { type: 'string', pattern: ITEM_NAME_PATTERN, description: 'the workflow name' } },
+};
+const cwdQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    cwd: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 4096,
+      description: 'a registered codebase checkout or worktree',
+    },
+  },
+};
+const definitionBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['definition'],
+  properties: { definition: { description: 'the workflow definition (see docs/workflow-format.md)' } },
+};
+const lookupRef = { $ref: '#/components/schemas/WorkflowLookup' };
+
+function lookupView(entry: WorkflowEntry) {
+  return { workflow: entry.workflow, filename: entry.filename, source: entry.source };
+}
+
+/** Where to look: bundled workflows, plus the project's when a cwd is given (and allowed). */
+async function discoveryOptions(deps: ActivityDependencies, cwd: string | undefined) {
+  if (cwd === undefined) return { loadBundled: true };
+  const directory = await projectDirectory(deps.db, cwd);
+  const config = loadConfig({
+    home: deps.home,
+    environment: deps.environment,
+    logger: deps.logger,
+    repoPath: directory.path,
+  });
+  return { cwd: directory.path, loadBundled: config.effective.defaults.loadDefaultWorkflows };
+}
+
+function invalidDefinition(errors: string[]): HttpProblem {
+  return new HttpProblem({
+    status: 400,
+    code: 'invalid_workflow',
+    detail: `The workflow definition is not valid: ${errors[0]}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`,
+    errors: errors.map((message) => ({ path: '/body/definition', message })),
+  });
+}
+
+export function workflowDefinitionRoutes(deps: ActivityDependencies): RouteDefinition[] {
+  return defineRoutes(
+    defineRoute<{ query: { cwd?: string } }>({
+      method: 'GET',
+      path: '/api/workflows',
+      operationId: 'listWorkflows',
+      summary: 'Bundled and project workflows; files that fail to load are listed in errors',
+      tags: ['workflows'],
+      query: cwdQuery,
+      responses: {
+        200: { description: 'the workflows', schema: { $ref: '#/components/schemas/WorkflowList' } },
+      },
+      handler: async ({ query }) => {
+        const found = await discoverWorkflows(await discoveryOptions(deps, query.cwd));
+        const body: Record<string, unknown> = { workflows: found.workflows.map(lookupView) };
+        if (found.errors.length > 0) body.errors = found.errors;
+        return { body };
+      },
+    }),
+    defineRoute<{ body: { definition: unknown } }>({
+      method: 'POST',
+      path: '/api/workflows/validate',
+      operationId: 'validateWorkflow',
+      summary: 'Validate a definition without saving it',
+      tags: ['workflows'],
+      body: definitionBody,
+      responses: {
+        200: {
+          description: 'the verdict',
+          schema: {
+            type: 'object',
+            required: ['valid'],
+            properties: { valid: { type: 'boolean' }, errors: { type: 'array', items: { type: 'string' } } },
+          },
+        },
+      },
+      handler: ({ body }) => {
+        const checked = checkDefinition(body.definition);
+        return { body: checked.valid ? { valid: true } : { valid: false, errors: checked.errors } };
+      },
+    }),
+    defineRoute<{ params: { name: string }; query: { cwd?: string } }>({
+      method: 'GET',
+      path: '/api/workflows/{name}',
+      operationId: 'getWorkflow',
+      summary: 'One workflow, the project one when it overrides a bundled one',
+      tags: ['workflows'],
+      params: nameParams,
+      query: cwdQuery,
+      responses: { 200: { description: 'the workflow', schema: lookupRef } },
+      handler: async ({ params, query }) => {
+        const entry = await findWorkflow(params.name, await discoveryOptions(deps, query.cwd));
+        if (!entry) throw HttpProblem.notFound(`No workflow named ${params.name}.`);
+        return { body: lookupView(entry) };
+      },
+    }),
+    defineRoute<{ params: { name: string }; query: { cwd?: string }; body: { definition: unknown } }>({
+      method: 'PUT',
+      path: '/api/workflows/{name}',
+      operationId: 'saveWorkflow',
+      summary: 'Create or replace a project workflow (.cairn/workflows/<name>.yaml under cwd)',
+      tags: ['workflows'],
+      params: nameParams,
+      query: { ...cwdQuery, required: ['cwd'] },
+      body: definitionBody,
+      responses: {
+        200: { description: 'replaced', schema: lookupRef },
+        201: { description: 'created', schema: lookupRef },
+      },
+      handler: async ({ params, query, body }) => {
+        const directory = await projectDirectory(deps.db, query.cwd!);
+        const checked = checkDefinition(body.definition);
+        if (!checked.valid) throw invalidDefinition(checked.errors);
+        if (checked.definition.name !== params.name) {
+          throw invalidDefinition([
+            `name: "${checked.definition.name}" does not match the path's "${params.name}"`,
+          ]);
+        }
+        try {
+          const saved = await saveProjectWorkflow(
+            directory.path,
+            params.name,
+            body.definition as Record<string, unknown>,
+          );
+          return { status: saved.replaced ? 200 : 201, body: lookupView(saved.entry) };
+        } catch (error) {
+          if (!(error instanceof WorkflowStoreError)) throw error;
+          throw new HttpProblem({
+            status: 409,
+            code: error.code,
+            detail: error.message,
+            errors: [{ path: '/query/cwd', message: error.message }],
+          });
+        }
+      },
+    }),
+    defineRoute<{ params: { name: string }; query: { cwd?: string } }>({
+      method: 'DELETE',
+      path: '/api/workflows/{name}',
+      operationId: 'deleteWorkflow',
+      summary: 'Delete a project workflow; bundled workflows cannot be deleted',
+      tags: ['workflows'],
+      params: nameParams,
+      query: cwdQuery,
+      responses: { 204: { description: 'deleted' } },
+      handler: async ({ params, query }) => {
+        const entry = await findWorkflow(params.name, {
+          ...(await discoveryOptions(deps, query.cwd)),
+          loadBundled: true,
+        });
+        if (!entry) throw HttpProblem.notFound(`No workflow named ${params.name}.`);
+        if (entry.source === 'bundled') {
+          throw new HttpProblem({
+            status: 409,
+            code: 'bundled_workflow',
+            detail: `${params.name} is a bundled workflow and cannot be deleted; hide bundled workflows with defaults.loadDefaultWorkflows: false, or override it with a project workflow of the same name.`,
+          });
+        }
+        await deleteProjectWorkflow(entry);
+        return { status: 204 };
+      },
+    }),
+  );
+}
+
+const lookup = {
+  type: 'object',
+  required: ['workflow', 'filename', 'source'],
+  properties: {
+    workflow: { type: 'object', description: 'the definition as written' },
+    filename: { type: 'string' },
+    source: { type: 'string', enum: ['bundled', 'project'] },
+  },
+};
+
+export const workflowSchemas = {
+  WorkflowLookup: lookup,
+  WorkflowList: {
+    type: 'object',
+    required: ['workflows'],
+    properties: {
+      workflows: { type: 'array', items: { $ref: '#/components/schemas/WorkflowLookup' } },
+      errors: {
+        type: 'array',
+        description: 'files that failed YAML parsing or validation; the others still load',
+        items: {
+          type: 'object',
+          required: ['filename', 'source', 'error'],
+          properties: { filename: { type: 'string' }, source: { type: 'string' }, error: { type: 'string' } },
+        },
+      },
+    },
+  },
+};

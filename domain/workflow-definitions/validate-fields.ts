@@ -1,0 +1,98 @@
+/**
+ * Checks of single node fields whose shape is more than one value: retry, approval, depends_on;
+ * plus the small value checks the node validator shares.
+ */
+import { checkDuration, RETRY_DELAY_BOUNDS } from './durations.js';
+import { checkKeys, describeType, field, has, isMapping, quote, type ErrorList } from './checks.js';
+import { DEFAULT_RETRY_DELAY_MS, MAX_RETRY_ATTEMPTS, type RetryPolicy } from './types.js';
+
+const RETRY_KEYS = ['attempts', 'delay'] as const;
+const APPROVAL_KEYS = ['message', 'capture_response'] as const;
+
+export function nonBlankString(value: unknown, at: string, errors: ErrorList): string | undefined {
+  if (typeof value !== 'string') errors.add(`${at}must be a string, not ${describeType(value)}`);
+  else if (value.trim() === '') errors.add(`${at}must not be empty`);
+  else return value;
+  return undefined;
+}
+
+export function oneOf<T extends string>(
+  value: unknown,
+  allowed: readonly T[],
+  at: string,
+  errors: ErrorList,
+) {
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+  const found = typeof value === 'string' ? quote(value) : describeType(value);
+  errors.add(`${at}must be one of ${allowed.join(', ')}, not ${found}`);
+  return undefined;
+}
+
+export function checkRetry(value: unknown, at: string, errors: ErrorList): RetryPolicy | undefined {
+  if (!isMapping(value)) {
+    errors.add(`${at}retry: must be a mapping with attempts and delay, not ${describeType(value)}`);
+    return undefined;
+  }
+  checkKeys(value, RETRY_KEYS, `${at}retry: `, errors);
+  let attempts: number | undefined;
+  const rawAttempts = field(value, 'attempts');
+  if (rawAttempts === undefined) errors.add(`${at}retry.attempts: required`);
+  else if (typeof rawAttempts !== 'number' || !Number.isInteger(rawAttempts)) {
+    errors.add(`${at}retry.attempts: must be a whole number, not ${describeType(rawAttempts)}`);
+  } else if (rawAttempts < 1 || rawAttempts > MAX_RETRY_ATTEMPTS) {
+    errors.add(`${at}retry.attempts: must be between 1 and ${MAX_RETRY_ATTEMPTS}`);
+  } else attempts = rawAttempts;
+  let delayMs: number | undefined = DEFAULT_RETRY_DELAY_MS;
+  if (has(value, 'delay')) {
+    const delay = checkDuration(field(value, 'delay'), RETRY_DELAY_BOUNDS);
+    delayMs = delay.ok ? delay.ms : undefined;
+    if (!delay.ok) errors.add(`${at}retry.delay: ${delay.message}`);
+  }
+  return attempts !== undefined && delayMs !== undefined ? { attempts, delayMs } : undefined;
+}
+
+export function checkApproval(value: unknown, at: string, errors: ErrorList) {
+  if (!isMapping(value)) {
+    errors.add(`${at}approval: must be a mapping with a message, not ${describeType(value)}`);
+    return undefined;
+  }
+  checkKeys(value, APPROVAL_KEYS, `${at}approval: `, errors);
+  const rawMessage = field(value, 'message');
+  const message =
+    rawMessage === undefined
+      ? void errors.add(`${at}approval.message: required`)
+      : nonBlankString(rawMessage, `${at}approval.message: `, errors);
+  const capture = field(value, 'capture_response') ?? false;
+  if (typeof capture !== 'boolean') {
+    errors.add(`${at}approval.capture_response: must be true or false, not ${describeType(capture)}`);
+  }
+  return message !== undefined ? { message, captureResponse: capture === true } : undefined;
+}
+
+export function checkDependsOn(value: unknown, at: string, errors: ErrorList): string[] {
+  if (!Array.isArray(value)) {
+    errors.add(`${at}depends_on: must be a list of node ids, such as [plan], not ${describeType(value)}`);
+    return [];
+  }
+  const ids: string[] = [];
+  value.forEach((item: unknown, i) => {
+    if (typeof item !== 'string')
+      errors.add(`${at}depends_on[${i}]: must be a node id, not ${describeType(item)}`);
+    else if (ids.includes(item)) errors.add(`${at}depends_on: ${quote(item)} is listed twice`);
+    else ids.push(item);
+  });
+  return ids;
+}
+
+export function checkSchemaSafely(
+  check: ((schema: object) => string | undefined) | undefined,
+  schema: object,
+): string | undefined {
+  if (!check) return undefined;
+  try {
+    const problem = check(schema);
+    return typeof problem === 'string' && problem !== '' ? problem : undefined;
+  } catch (error) {
+    return `could not be checked (${error instanceof Error ? error.message : 'unknown error'})`;
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * `validateWorkflowDefinition`: checks a parsed YAML value against docs/workflow-format.md and
+ * answers the normalized definition or every problem found. Pure and total: it never throws.
+ */
+import { checkKeys, describeType, ErrorList, field, has, isMapping, quote } from './checks.js';
+import { checkGraph } from './validate-graph.js';
+import { checkNode, type NodeCheckOptions, type NodeDraft } from './validate-node.js';
+import {
+  MAX_NODES,
+  PROVIDERS,
+  WORKFLOW_NAME_PATTERN,
+  type Provider,
+  type WorkflowDefinition,
+} from './types.js';
+
+export type { NodeCheckOptions as ValidationOptions } from './validate-node.js';
+
+export type ValidationResult =
+  { valid: true; definition: WorkflowDefinition } | { valid: false; errors: string[] };
+
+const TOP_KEYS = ['name', 'description', 'provider', 'model', 'nodes'] as const;
+
+function checkName(input: Record<string, unknown>, errors: ErrorList): string | undefined {
+  const name = field(input, 'name');
+  if (name === undefined) errors.add('name: required');
+  else if (typeof name !== 'string') errors.add(`name: must be a string, not ${describeType(name)}`);
+  else if (!WORKFLOW_NAME_PATTERN.test(name)) {
+    errors.add(
+      `name: ${quote(name)} must be 1 to 64 characters from a-z, A-Z, 0-9, "-", "_", ".", starting with a letter or digit, without ".."`,
+    );
+  } else return name;
+  return undefined;
+}
+
+function optionalText(input: Record<string, unknown>, key: string, errors: ErrorList): string | undefined {
+  if (!has(input, key)) return undefined;
+  const value = field(input, key);
+  if (typeof value !== 'string') errors.add(`${key}: must be a string, not ${describeType(value)}`);
+  else if (key === 'model' && value.trim() === '') errors.add(`${key}: must not be empty`);
+  else return value;
+  return undefined;
+}
+
+function checkProvider(input: Record<string, unknown>, errors: ErrorList): Provider | undefined {
+  if (!has(input, 'provider')) return undefined;
+  const value = field(input, 'provider');
+  if (typeof value === 'string' && (PROVIDERS as readonly string[]).includes(value)) return value as Provider;
+  const found = typeof value === 'string' ? quote(value) : describeType(value);
+  errors.add(`provider: must be one of ${PROVIDERS.join(', ')}, not ${found}`);
+  return undefined;
+}
+
+function checkNodes(
+  input: Record<string, unknown>,
+  errors: ErrorList,
+  options: NodeCheckOptions,
+): NodeDraft[] {
+  const nodes = field(input, 'nodes');
+  if (nodes === undefined) errors.add('nodes: required');
+  else if (!Array.isArray(nodes)) errors.add(`nodes: must be a list of nodes, not ${describeType(nodes)}`);
+  else if (nodes.length === 0) errors.add('nodes: must list at least 1 node');
+  else if (nodes.length > MAX_NODES)
+    errors.add(`nodes: must list at most ${MAX_NODES} nodes, not ${nodes.length}`);
+  else {
+    const drafts = nodes.map((raw: unknown, index) => checkNode(raw, index, errors, options));
+    checkGraph(drafts, errors);
+    return drafts;
+  }
+  return [];
+}
+
+function validate(input: unknown, options: NodeCheckOptions): ValidationResult {
+  const errors = new ErrorList();
+  if (!isMapping(input)) {
+    errors.add(`the definition must be a mapping with a name and nodes, not ${describeType(input)}`);
+    return { valid: false, errors: errors.list() };
+  }
+  checkKeys(input, TOP_KEYS, '', errors);
+  const name = checkName(input, errors);
+  const description = optionalText(input, 'description', errors);
+  const provider = checkProvider(input, errors);
+  const model = optionalText(input, 'model', errors);
+  const drafts = checkNodes(input, errors, options);
+  if (errors.count > 0 || name === undefined) return { valid: false, errors: errors.list() };
+  const definition: WorkflowDefinition = {
+    name,
+    ...(description !== undefined && { description }),
+    ...(provider !== undefined && { provider }),
+    ...(model !== undefined && { model }),
+    nodes: drafts.map((draft) => draft.node!),
+  };
+  return { valid: true, definition };
+}
+
+/**
+ * Checks a definition (parsed YAML or JSON). `options.checkSchema` lets the caller check each
+ * `output_format` more deeply (the API compiles them with ajv); its message is reported as
+ * `nodes[i] "id": output_format: <message>`.
+ */
+export function validateWorkflowDefinition(input: unknown, options: NodeCheckOptions = {}): ValidationResult {
+  try {
+    return validate(input, options);
+  } catch (error) {
+    // Only hostile inputs get here (a getter that throws, a proxy): still an answer, not a crash.
+    const reason = error instanceof Error ? error.message : 'unknown error';
+    return { valid: false, errors: [`the definition could not be read (${reason})`] };
+  }
+}

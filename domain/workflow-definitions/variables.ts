@@ -21,6 +21,8 @@ export interface VariableValues {
   docsDir: string;
   artifactsDir: string;
   runId: string;
+  /** The bundled scripts folder, given to bash nodes as CAIRN_SCRIPTS_DIR. */
+  scriptsDir?: string;
   /** Outputs of ended nodes, by id: text, or the parsed JSON of `output_format` nodes. */
   outputs: Record<string, unknown>;
 }
@@ -140,6 +142,7 @@ export function bashEnvironment(
     RUN_ID: values.runId,
   };
   if (values.baseBranch !== undefined) env.BASE_BRANCH = values.baseBranch;
+  if (values.scriptsDir !== undefined) env.CAIRN_SCRIPTS_DIR = values.scriptsDir;
   for (const id of upstreamIds) env[outputVariableName(id)] = toText(resolveOutput(values.outputs, id, []));
   return env;
 }

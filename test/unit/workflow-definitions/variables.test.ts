@@ -131,6 +131,13 @@ describe('workflow definitions: variables', () => {
     it('leaves BASE_BRANCH out when it is not known', () => {
       expect(bashEnvironment({ ...values, baseBranch: undefined }, [])).to.not.have.property('BASE_BRANCH');
     });
+
+    it('names the bundled scripts folder when given', () => {
+      expect(bashEnvironment({ ...values, scriptsDir: '/opt/cairn/defaults/scripts/' }, [])).to.include({
+        CAIRN_SCRIPTS_DIR: '/opt/cairn/defaults/scripts/',
+      });
+      expect(bashEnvironment(values, [])).to.not.have.property('CAIRN_SCRIPTS_DIR');
+    });
   });
 
   describe('usesBaseBranch', () => {

@@ -1,0 +1,96 @@
+// Names and shapes shared by the workflowRun workflow, its activities and the API.
+import type { Provider, WorkflowDefinition } from '../workflow-definitions/types.js';
+
+export const RUN_WORKFLOW_TYPE = 'workflowRun';
+export const CANCEL_SIGNAL = 'cancel';
+export const APPROVE_SIGNAL = 'approve';
+export const REJECT_SIGNAL = 'reject';
+
+/** Deterministic from the run's id, so a retried POST or a resume finds the same execution. */
+export function runWorkflowId(runId: string): string {
+  return `run-${runId}`;
+}
+
+export interface CancelSignal {
+  actor: string;
+  reason?: string;
+}
+
+export interface ApproveSignal {
+  actor: string;
+  comment?: string;
+}
+
+export interface RejectSignal {
+  actor: string;
+  reason?: string;
+}
+
+/** What a node ended with, as the workflow keeps it (and as a resume carries it over). */
+export interface NodeResult {
+  status: 'succeeded' | 'failed' | 'skipped';
+  /** Text, or the parsed JSON of an `output_format` node. */
+  output?: unknown;
+  error?: string;
+}
+
+export interface RunWorkflowInput {
+  runId: string;
+  /** Nodes that succeeded in an earlier execution of this run: a resume skips them. */
+  completed?: Record<string, NodeResult>;
+  /** Nodes running at once; the assistant queue's own limit applies on top. */
+  maxParallelNodes?: number;
+}
+
+/** Everything a run needs, fixed when it starts (prepareRun). */
+export interface RunContext {
+  runId: string;
+  conversationId: string | null;
+  codebaseId: string | null;
+  /** The definition as it was when the run was started, normalized. */
+  definition: WorkflowDefinition;
+  message: string;
+  /** The run's worktree (or scratch folder when the conversation has no codebase). */
+  cwd: string;
+  artifactsDir: string;
+  docsDir: string;
+  baseBranch?: string;
+  scriptsDir: string;
+  /** Bodies of the command files the definition's command nodes name, looked up at start. */
+  commands: Record<string, string>;
+}
+
+/** One node's work, as its activity receives it. */
+export interface NodeExecution {
+  runId: string;
+  nodeId: string;
+  conversationId: string | null;
+  cwd: string;
+  timeoutMs?: number;
+  /** A JSON Schema the output must satisfy; the output is then the parsed JSON. */
+  outputFormat?: Record<string, unknown>;
+}
+
+export interface BashNodeInput extends NodeExecution {
+  script: string;
+  /** ARGUMENTS, BASE_BRANCH, ..., <ID>_OUTPUT: user text reaches the script only this way. */
+  env: Record<string, string>;
+}
+
+export interface AssistantNodeInput extends NodeExecution {
+  /** The prompt, variables already substituted. */
+  prompt: string;
+  codebaseId: string | null;
+  provider?: Provider;
+  model?: string;
+}
+
+/** A node's end as its activity reports it: a failure here is the node's, not the worker's. */
+export interface NodeOutcome {
+  status: 'succeeded' | 'failed';
+  output?: unknown;
+  error?: string;
+  tokens: number;
+  costUsd: number;
+  durationMs: number;
+}

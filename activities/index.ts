@@ -3,6 +3,8 @@ import { createRegistrationActivities } from './codebase-registration/activities
 import { createSystemActivities } from './system/system-activities.js';
 import { createCleanupActivities } from './cleanup/activities.js';
 import { createConversationActivities, createTurnActivities } from './conversations/activities.js';
+import { createRunActivities } from './runs/run-activities.js';
+import { createNodeActivities } from './runs/node-activities.js';
 
 /** What activities need from the running service: the database, settings, a logger. */
 export type ActivityDependencies = RegistrationContext;
@@ -14,10 +16,12 @@ export function createCoreActivities(deps: ActivityDependencies) {
     ...createRegistrationActivities(deps),
     ...createCleanupActivities(deps),
     ...createConversationActivities(deps),
+    ...createRunActivities(deps),
+    ...createNodeActivities(deps),
   };
 }
 
 /** Activities served on the assistant task queue (bounded by the conversation limit). */
 export function createAssistantActivities(deps: ActivityDependencies) {
-  return { ...createSystemActivities(deps), ...createTurnActivities(deps) };
+  return { ...createSystemActivities(deps), ...createTurnActivities(deps), ...createNodeActivities(deps) };
 }

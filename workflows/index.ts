@@ -3,3 +3,4 @@ export { systemCheck } from './system/system-check.js';
 export { codebaseRegistration } from './codebases/codebase-registration.js';
 export { cleanupPass } from './cleanup/cleanup-pass.js';
 export { conversation } from './conversations/conversation.js';
+export { workflowRun } from './runs/workflow-run.js';

@@ -12,6 +12,10 @@ import { streamRoutes } from './streams/stream-routes.js';
 import type { JournalHub } from './streams/journal-hub.js';
 import { workflowDefinitionRoutes, workflowSchemas } from './workflows/workflow-routes.js';
 import { commandRoutes } from './workflows/command-routes.js';
+import { runClient } from './runs/run-client.js';
+import { runOperationRoutes } from './runs/run-routes.js';
+import { runReadRoutes } from './runs/run-read-routes.js';
+import { runSchemas } from './runs/run-view.js';
 
 export interface CoreAppDependencies extends HealthDependencies {
   logger: Logger;
@@ -44,11 +48,23 @@ export function createCoreApp(deps: CoreAppDependencies): HttpApp {
         maxConcurrent: deps.maxConcurrent,
       }),
       ...streamRoutes({ ...deps.conversations, db: deps.db }),
+      // Before the definition routes: `/api/workflows/runs` must not be read as a workflow named "runs".
+      ...runReadRoutes(deps.db),
+      ...runOperationRoutes({
+        context: deps.codebases.registration,
+        runs: runClient(deps.codebases.temporal),
+      }),
       ...workflowDefinitionRoutes(deps.codebases.registration),
       ...commandRoutes(deps.codebases.registration),
     ],
     components: {
-      schemas: { ...healthComponents, ...codebaseSchemas, ...conversationSchemas, ...workflowSchemas },
+      schemas: {
+        ...healthComponents,
+        ...codebaseSchemas,
+        ...conversationSchemas,
+        ...workflowSchemas,
+        ...runSchemas,
+      },
     },
     logger: deps.logger.child({ component: 'core-api' }),
     corsOrigin: deps.corsOrigin,

@@ -153,3 +153,69 @@ export async function listRunIdsOfCodebase(
     .select('id');
   return rows.map((row: { id: string }) => row.id);
 }
+
+export interface RunFilter {
+  statuses?: readonly RunStatus[];
+  workflowName?: string;
+  conversationId?: string;
+  codebaseId?: string;
+  /** created_at bounds, ISO. */
+  since?: string;
+  until?: string;
+  /** Keyset: runs strictly older than this (created_at, id). */
+  before?: { createdAt: string; id: string };
+  limit: number;
+}
+
+/** Runs newest first, filtered, keyed on (created_at, id) so pages stay stable while runs start. */
+export async function listRuns(knex: Knex, filter: RunFilter): Promise<WorkflowRun[]> {
+  const query = knex<RunRow>('workflow_runs');
+  if (filter.statuses?.length) query.whereIn('status', filter.statuses);
+  if (filter.workflowName) query.where('workflow_name', filter.workflowName);
+  if (filter.conversationId) query.where('conversation_id', filter.conversationId);
+  if (filter.codebaseId) query.where('codebase_id', filter.codebaseId);
+  if (filter.since) query.where('created_at', '>=', filter.since);
+  if (filter.until) query.where('created_at', '<', filter.until);
+  if (filter.before) {
+    const { createdAt, id } = filter.before;
+    query.where((q) =>
+      q
+        .where('created_at', '<', createdAt)
+        .orWhere((q2) => q2.where('created_at', createdAt).andWhere('id', '<', id)),
+    );
+  }
+  const rows = await query
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(filter.limit);
+  return rows.map(fromRow);
+}
+
+/** The newest run started from a worker conversation (a chat platform's conversation id). */
+export async function findRunByWorker(knex: Knex, platformId: string): Promise<WorkflowRun | undefined> {
+  const row = await knex<RunRow>('workflow_runs')
+    .where('worker_platform_id', platformId)
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .first();
+  return row ? fromRow(row) : undefined;
+}
+
+/** Deletes a run that has ended (its events go with it); false when it is not in a terminal state. */
+export async function deleteFinishedRun(knex: Knex, id: string): Promise<boolean> {
+  const changed = await knex('workflow_runs').where({ id }).whereIn('status', TERMINAL_RUN_STATUSES).delete();
+  return changed > 0;
+}
+
+/** Runs waiting to begin since before the cutoff: their execution may never have been started. */
+export async function listPendingRunsSince(knex: Knex, cutoffIso: string): Promise<string[]> {
+  const rows = (await knex('workflow_runs')
+    .where('status', 'pending')
+    .andWhere('created_at', '<', cutoffIso)
+    .select('id')) as Array<{ id: string }>;
+  return rows.map((row) => row.id);
+}

@@ -1,0 +1,108 @@
+import type { ChildProcess } from 'node:child_process';
+import { killProcessGroup, signalGroup, spawnProcessGroup } from '../processes/process-groups.js';
+
+export interface ScriptRunOptions {
+  cwd: string;
+  env: Record<string, string>;
+  signal: AbortSignal;
+  timeoutMs: number;
+  /** More standard output than this stops the script. */
+  maxStdoutBytes: number;
+  /** Only the end of standard error is kept: it says why a script failed. */
+  stderrTailBytes: number;
+}
+
+export type ScriptRunEnd =
+  | { outcome: 'exited'; exitCode: number; stdout: string; stderrTail: string }
+  | { outcome: 'signalled'; signal: string; stdout: string; stderrTail: string }
+  | { outcome: 'aborted' | 'timed_out' | 'output_too_large'; stdout: string; stderrTail: string }
+  | { outcome: 'spawn_failed'; error: Error; stdout: string; stderrTail: string };
+
+/** After the script itself ended, how long helpers outside its group may keep its pipes open. */
+const PIPE_DRAIN_MS = 2_000;
+
+/**
+ * Runs `command` as the leader of its own process group, with no stdin. A timeout, an abort or
+ * too much output stops the whole group (SIGTERM, then SIGKILL); so does the script's own end,
+ * since a node's background helpers must not outlive it (nor hold its output pipes open).
+ * Always resolves.
+ */
+export function runScriptProcess(
+  command: string,
+  args: readonly string[],
+  options: ScriptRunOptions,
+): Promise<ScriptRunEnd> {
+  return new Promise((resolve) => {
+    const stdout: Buffer[] = [];
+    let stdoutBytes = 0;
+    let stderrTail = Buffer.alloc(0);
+    let stopReason: 'aborted' | 'timed_out' | 'output_too_large' | undefined;
+    let spawnError: Error | undefined;
+    let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let drainTimer: NodeJS.Timeout | undefined;
+    let child: ChildProcess;
+
+    const stop = (reason: NonNullable<typeof stopReason>) => {
+      if (stopReason || exited) return;
+      stopReason = reason;
+      if (child.pid !== undefined) void killProcessGroup(child.pid);
+    };
+    const onAbort = () => stop('aborted');
+
+    try {
+      child = spawnProcessGroup(command, args, {
+        cwd: options.cwd,
+        env: options.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    } catch (error) {
+      resolve({ outcome: 'spawn_failed', error: error as Error, stdout: '', stderrTail: '' });
+      return;
+    }
+    const timer = setTimeout(() => stop('timed_out'), options.timeoutMs);
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    if (options.signal.aborted) stop('aborted');
+
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (stopReason === 'output_too_large') return;
+      stdoutBytes += chunk.length;
+      if (stdoutBytes > options.maxStdoutBytes) stop('output_too_large');
+      else stdout.push(chunk);
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderrTail = Buffer.concat([stderrTail, chunk]);
+      if (stderrTail.length > options.stderrTailBytes) {
+        stderrTail = stderrTail.subarray(stderrTail.length - options.stderrTailBytes);
+      }
+    });
+    child.on('error', (error) => {
+      spawnError = error;
+    });
+    child.on('exit', (code, signal) => {
+      exited = { code, signal };
+      if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
+      // A helper that left the group can still hold the pipes: stop waiting for it.
+      drainTimer = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+      }, PIPE_DRAIN_MS);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      clearTimeout(drainTimer);
+      options.signal.removeEventListener('abort', onAbort);
+      const output = {
+        stdout: Buffer.concat(stdout).toString('utf8'),
+        // A tail cut inside a multi-byte character starts with U+FFFD: drop it.
+        stderrTail: stderrTail.toString('utf8').replace(/^\uFFFD+/, ''),
+      };
+      const exitCode = exited?.code ?? code;
+      const exitSignal = exited?.signal ?? signal;
+      if (spawnError && child.pid === undefined)
+        resolve({ outcome: 'spawn_failed', error: spawnError, ...output });
+      else if (stopReason) resolve({ outcome: stopReason, ...output });
+      else if (exitCode !== null) resolve({ outcome: 'exited', exitCode, ...output });
+      else resolve({ outcome: 'signalled', signal: exitSignal ?? 'unknown', ...output });
+    });
+  });
+}

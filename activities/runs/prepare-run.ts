@@ -1,0 +1,143 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { loadConfig } from '../../config/load-config.js';
+import { findCodebase } from '../../db/repositories/codebases.js';
+import { findConversation } from '../../db/repositories/conversations.js';
+import { listRunEvents } from '../../db/repositories/run-events.js';
+import { findRun } from '../../db/repositories/workflow-runs.js';
+import { usesBaseBranch, validateWorkflowDefinition } from '../../domain/workflow-definitions/index.js';
+import type { WorkflowDefinition } from '../../domain/workflow-definitions/types.js';
+import type { NodeResult, RunContext } from '../../domain/runs/run-contract.js';
+import { workspaceAt } from '../codebase-registration/workspace.js';
+import { gitCredentialsFor } from '../git/credentials.js';
+import { ensureWorktree } from '../git/worktrees.js';
+import { BUNDLED_SCRIPTS_DIR } from '../workflow-definitions/bundled-library.js';
+import { discoverCommands } from '../workflow-definitions/discover-commands.js';
+import type { ActivityDependencies } from '../index.js';
+
+/** A run that cannot start (no worktree, an unknown command): retrying will not help. */
+export const RUN_PREPARATION_FAILED = 'RunPreparationFailed';
+
+function refuse(message: string): never {
+  throw ApplicationFailure.create({ type: RUN_PREPARATION_FAILED, message, nonRetryable: true });
+}
+
+export interface PreparedRun {
+  context: RunContext;
+  /** Nodes that succeeded in an earlier execution (a resumed run skips them). */
+  completed: Record<string, NodeResult>;
+}
+
+/** The latest result of each node that succeeded, from the run's recorded events. */
+async function completedNodes(
+  deps: ActivityDependencies,
+  runId: string,
+): Promise<Record<string, NodeResult>> {
+  const completed: Record<string, NodeResult> = {};
+  for (const event of await listRunEvents(deps.db.knex, runId)) {
+    if (!event.nodeId) continue;
+    if (event.type === 'node_completed')
+      completed[event.nodeId] = { status: 'succeeded', output: event.payload.output };
+    else if (event.type === 'node_started') delete completed[event.nodeId];
+  }
+  return completed;
+}
+
+async function commandBodies(definition: WorkflowDefinition, cwd: string, deps: ActivityDependencies) {
+  const wanted = new Set(definition.nodes.flatMap((node) => (node.kind === 'command' ? [node.command] : [])));
+  if (wanted.size === 0) return {};
+  const config = loadConfig({
+    home: deps.home,
+    environment: deps.environment,
+    logger: deps.logger,
+    repoPath: cwd,
+  });
+  const found = await discoverCommands({
+    cwd,
+    commandsFolder: config.effective.commands.folder,
+    loadBundled: config.effective.defaults.loadDefaultCommands,
+  });
+  const bodies: Record<string, string> = {};
+  for (const name of wanted) {
+    const command = found.find((entry) => entry.name === name);
+    if (!command)
+      refuse(
+        `The workflow uses the command "${name}", which exists neither in the repository nor among the bundled commands.`,
+      );
+    bodies[name] = command.body;
+  }
+  return bodies;
+}
+
+/**
+ * Everything a run needs, fixed at its start: the definition it was started with, its own
+ * worktree of the conversation's codebase (never the user's checkout), the artifacts folder,
+ * the base branch, and the command files its nodes name.
+ */
+export async function prepareRun(deps: ActivityDependencies, runId: string): Promise<PreparedRun> {
+  const { knex } = deps.db;
+  const run = await findRun(knex, runId);
+  if (!run) refuse(`Run ${runId} no longer exists.`);
+  const checked = validateWorkflowDefinition(run.definition);
+  if (!checked.valid) refuse(`The run's definition is not valid: ${checked.errors.join('; ')}`);
+  const definition = checked.definition;
+  const conversation = run.conversationId ? await findConversation(knex, run.conversationId) : undefined;
+  const codebase = conversation?.codebaseId ? await findCodebase(knex, conversation.codebaseId) : undefined;
+
+  let cwd: string;
+  let artifactsDir: string;
+  let baseBranch: string | undefined;
+  let docsDir = 'docs/';
+  if (codebase) {
+    const config = loadConfig({
+      home: deps.home,
+      environment: deps.environment,
+      logger: deps.logger,
+      repoPath: codebase.sourcePath,
+    });
+    docsDir = config.effective.docs.path;
+    const workspace = workspaceAt(dirname(codebase.sourcePath));
+    try {
+      const { environment } = await ensureWorktree({
+        db: deps.db,
+        codebaseId: codebase.id,
+        sourcePath: codebase.sourcePath,
+        worktreesRoot: workspace.worktrees,
+        kind: 'run',
+        key: runId,
+        configuredBaseBranch: config.effective.worktree.baseBranch,
+        usesBaseBranchVariable: usesBaseBranch(definition),
+        copyFiles: config.effective.worktree.copyFiles,
+        credentials: codebase.url ? gitCredentialsFor(codebase.url, deps.environment) : undefined,
+        logger: deps.logger,
+      });
+      await knex('workflow_runs').where({ id: runId }).update({ isolation_environment_id: environment.id });
+      cwd = environment.path;
+      baseBranch = environment.baseBranch ?? undefined;
+    } catch (error) {
+      refuse(`The run's worktree could not be made: ${(error as Error).message}`);
+    }
+    artifactsDir = join(workspace.artifacts, runId);
+  } else {
+    // No codebase: the run gets a scratch folder of its own.
+    cwd = join(deps.home, 'runs', runId, 'work');
+    artifactsDir = join(deps.home, 'runs', runId, 'artifacts');
+    mkdirSync(cwd, { recursive: true });
+  }
+  mkdirSync(artifactsDir, { recursive: true });
+  const context: RunContext = {
+    runId,
+    conversationId: run.conversationId,
+    codebaseId: codebase?.id ?? null,
+    definition,
+    message: run.message ?? '',
+    cwd,
+    artifactsDir,
+    docsDir,
+    baseBranch,
+    scriptsDir: BUNDLED_SCRIPTS_DIR,
+    commands: await commandBodies(definition, cwd, deps),
+  };
+  return { context, completed: await completedNodes(deps, runId) };
+}

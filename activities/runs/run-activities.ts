@@ -1,0 +1,25 @@
+import type { ActivityDependencies } from '../index.js';
+import { prepareRun } from './prepare-run.js';
+import {
+  beginRun,
+  finishRun,
+  pauseAgain,
+  recordNode,
+  requestApproval,
+  type NodeRecord,
+  type RunRef,
+} from './run-state.js';
+
+/** The run's bookkeeping activities, on the core queue. */
+export function createRunActivities(deps: ActivityDependencies) {
+  return {
+    prepareRun: (runId: string) => prepareRun(deps, runId),
+    beginRun: (ref: RunRef) => beginRun(deps, ref),
+    requestApproval: (input: RunRef & { nodeId: string; message: string }) => requestApproval(deps, input),
+    pauseAgain: (ref: RunRef) => pauseAgain(deps, ref),
+    recordNode: (record: NodeRecord) => recordNode(deps, record),
+    finishRun: (input: Parameters<typeof finishRun>[1]) => finishRun(deps, input),
+  };
+}
+
+export type RunActivities = ReturnType<typeof createRunActivities>;

@@ -1,0 +1,53 @@
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import {
+  APPROVE_SIGNAL,
+  CANCEL_SIGNAL,
+  REJECT_SIGNAL,
+  RUN_WORKFLOW_TYPE,
+  runWorkflowId,
+  type RunWorkflowInput,
+} from '../../../domain/runs/run-contract.js';
+
+export interface RunTemporalAccess {
+  client: Client;
+  taskQueue: string;
+}
+
+/** The only way the API reaches run executions: start, signal, terminate, by the run's id. */
+export function runClient(access: RunTemporalAccess) {
+  const handle = (runId: string) => access.client.workflow.getHandle(runWorkflowId(runId));
+  /** Signals to a finished or missing execution have nothing to do: the database already says it all. */
+  const ignoreMissing = async (send: () => Promise<void>) => {
+    try {
+      await send();
+    } catch (error) {
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+    }
+  };
+  return {
+    async start(runId: string, input: Omit<RunWorkflowInput, 'runId'> = {}): Promise<void> {
+      const args: [RunWorkflowInput] = [{ ...input, runId }];
+      await access.client.workflow.start(RUN_WORKFLOW_TYPE, {
+        workflowId: runWorkflowId(runId),
+        taskQueue: access.taskQueue,
+        args,
+        // A resumed run is a new execution under the same id, once the failed one has closed.
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      });
+    },
+    cancel: (runId: string, actor: string) =>
+      ignoreMissing(() => handle(runId).signal(CANCEL_SIGNAL, { actor })),
+    approve: (runId: string, actor: string, comment?: string) =>
+      ignoreMissing(() => handle(runId).signal(APPROVE_SIGNAL, { actor, comment })),
+    reject: (runId: string, actor: string, reason?: string) =>
+      ignoreMissing(() => handle(runId).signal(REJECT_SIGNAL, { actor, reason })),
+    terminate: (runId: string, reason: string) =>
+      ignoreMissing(() =>
+        handle(runId)
+          .terminate(reason)
+          .then(() => undefined),
+      ),
+  };
+}
+
+export type RunClient = ReturnType<typeof runClient>;

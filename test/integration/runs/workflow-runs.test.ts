@@ -1,0 +1,312 @@
+import { expect } from 'chai';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { databaseKinds, type TestDatabase } from '../../support/databases.js';
+import { startTestCoreApp, type TestCoreApp } from '../../support/core-app.js';
+import { fakeAssistants, type FakeAssistantSetup } from '../../support/fake-assistants.js';
+import { git, makeTempRepo, type TempRepo } from '../../support/git-repos.js';
+import { openSse, type SseConnection } from '../../support/sse-client.js';
+import { testServiceContext } from '../../support/service-context.js';
+import { startTestWorkers, type RunningTestWorkers } from '../../support/temporal.js';
+import { makeTempDir } from '../../support/temp-dirs.js';
+
+interface Run {
+  runId: string;
+  status: string;
+  error: string | null;
+  totalTokens: number;
+  currentNode: string | null;
+}
+interface RunEvent {
+  type: string;
+  nodeId: string | null;
+  actor: string | null;
+  payload: Record<string, unknown>;
+}
+
+const GATED = `name: gated
+description: bash, an approval, then the assistant
+nodes:
+  - id: facts
+    bash: |
+      printf '%s' "counted $(ls | wc -l | tr -d ' ') files for: $ARGUMENTS"
+  - id: gate
+    depends_on: [facts]
+    approval:
+      message: "Go ahead? $facts.output"
+      capture_response: true
+  - id: answer
+    depends_on: [gate]
+    prompt: |
+      [fake:reply notes were $gate.output]
+      $facts.output
+`;
+
+const FLAKY = `name: flaky
+nodes:
+  - id: first
+    bash: echo first
+  - id: second
+    depends_on: [first]
+    bash: test -f "$ARTIFACTS_DIR/ok" && echo second
+  - id: third
+    depends_on: [second]
+    bash: echo "third after $SECOND_OUTPUT"
+`;
+
+const SLOW = `name: slow
+nodes:
+  - id: wait
+    bash: |
+      sleep 300 &
+      echo $! > "$ARTIFACTS_DIR/sleep.pid"
+      wait
+`;
+
+for (const kind of databaseKinds()) {
+  describe(`workflow runs (${kind.name})`, function () {
+    this.timeout(120_000);
+    let test: TestDatabase;
+    let workers: RunningTestWorkers;
+    let app: TestCoreApp;
+    let home: ReturnType<typeof makeTempDir>;
+    let fakes: FakeAssistantSetup;
+    let repo: TempRepo;
+    const streams: SseConnection[] = [];
+
+    beforeEach(async () => {
+      test = await kind.create();
+      home = makeTempDir('cairn-home-');
+      fakes = fakeAssistants();
+      repo = makeTempRepo({
+        files: {
+          'README.md': '# app\n',
+          '.cairn/workflows/gated.yaml': GATED,
+          '.cairn/workflows/flaky.yaml': FLAKY,
+          '.cairn/workflows/slow.yaml': SLOW,
+        },
+      });
+      const context = testServiceContext(test.db, { home: home.path, env: fakes.env });
+      workers = await startTestWorkers(test.db, { dependencies: context });
+      app = await startTestCoreApp(test.db, context, workers);
+    });
+
+    afterEach(async () => {
+      for (const stream of streams.splice(0)) stream.close();
+      await app.close();
+      await workers.stop();
+      await test.dispose();
+      repo.cleanup();
+      fakes.cleanup();
+      home.cleanup();
+    });
+
+    async function call<T>(
+      method: string,
+      path: string,
+      body?: unknown,
+    ): Promise<{ status: number; body: T }> {
+      const response = await fetch(`${app.url}${path}`, {
+        method,
+        headers:
+          body === undefined ? {} : { 'Content-Type': 'application/json', 'X-Forwarded-User': 'reviewer' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
+    }
+
+    async function codebaseConversation() {
+      const codebase = await call<{ id: string }>('POST', '/api/codebases', { path: repo.path });
+      const conversation = await call<{ id: string }>('POST', '/api/conversations', {
+        codebase_id: codebase.body.id,
+      });
+      const stream = await openSse(`${app.url}/api/stream/${conversation.body.id}`, { lastEventId: 0 });
+      streams.push(stream);
+      return { id: conversation.body.id, stream };
+    }
+
+    async function start(workflow: string, conversationId: string, message = 'the task'): Promise<Run> {
+      const started = await call<Run>('POST', `/api/workflows/${workflow}/run`, { message, conversationId });
+      expect(started.status).to.equal(202);
+      return started.body;
+    }
+
+    const runEnd = (
+      stream: SseConnection,
+      runId: string,
+      types = ['run_completed', 'run_failed', 'run_cancelled'],
+    ) => stream.waitFor((frame) => types.includes(frame.data.type) && frame.data.runId === runId, 60_000);
+
+    async function detail(runId: string) {
+      return (await call<{ run: Run; events: RunEvent[] }>('GET', `/api/workflows/runs/${runId}`)).body;
+    }
+
+    it('runs bash, pauses at an approval, takes the comment as output, and finishes with the assistant', async () => {
+      const conversation = await codebaseConversation();
+      const run = await start('gated', conversation.id, 'tidy $(rm -rf /) the docs');
+      const requested = await conversation.stream.waitFor(
+        (frame) => frame.data.type === 'approval_requested' && frame.data.runId === run.runId,
+        60_000,
+      );
+      expect(requested.data.message).to.equal('Go ahead? counted 1 files for: tidy $(rm -rf /) the docs');
+      expect((await detail(run.runId)).run.status).to.equal('paused');
+
+      const approved = await call<Run>('POST', `/api/workflows/runs/${run.runId}/approve`, {
+        comment: 'ship it',
+      });
+      expect(approved.status).to.equal(200);
+      const second = await call<{ code: string; currentState: string }>(
+        'POST',
+        `/api/workflows/runs/${run.runId}/approve`,
+        {},
+      );
+      expect(second.status).to.equal(409);
+      await runEnd(conversation.stream, run.runId);
+
+      const { run: done, events } = await detail(run.runId);
+      expect(done.status).to.equal('completed');
+      expect(done.totalTokens).to.be.greaterThan(0);
+      const answer = events.find((event) => event.type === 'node_completed' && event.nodeId === 'answer')!;
+      expect(answer.payload.output).to.equal('notes were ship it');
+      const received = events.find((event) => event.type === 'approval_received')!;
+      expect(received).to.deep.include({ actor: 'reviewer' });
+      expect(events.map((event) => event.type)).to.include.members([
+        'run_started',
+        'node_started',
+        'run_completed',
+      ]);
+
+      const invocation = fakes.invocations().at(-1)!;
+      expect(String(invocation.cwd)).to.include(join('worktrees', 'run-'));
+      expect(git(String(invocation.cwd), 'rev-parse', '--abbrev-ref', 'HEAD')).to.match(/^cairn\/run-/);
+      const dashboard = await openSse(`${app.url}/api/stream/__dashboard__`, { lastEventId: 0 });
+      streams.push(dashboard);
+      await dashboard.waitFor(
+        (frame) => frame.data.type === 'run_completed' && frame.data.runId === run.runId,
+      );
+    });
+
+    it('ends a rejected run cancelled with the reason', async () => {
+      const conversation = await codebaseConversation();
+      const run = await start('gated', conversation.id);
+      await conversation.stream.waitFor((frame) => frame.data.type === 'approval_requested', 60_000);
+      const rejected = await call<Run>('POST', `/api/workflows/runs/${run.runId}/reject`, {
+        reason: 'not now',
+      });
+      expect(rejected.body.status).to.equal('cancelled');
+      const { events } = await detail(run.runId);
+      expect(events.find((event) => event.type === 'run_cancelled')!.payload.reason).to.equal(
+        'rejected: not now',
+      );
+      expect((await call('POST', `/api/workflows/runs/${run.runId}/approve`, {})).status).to.equal(409);
+      expect(events.some((event) => event.nodeId === 'answer' && event.type === 'node_started')).to.equal(
+        false,
+      );
+    });
+
+    it('fails a run whose node fails, and resumes it without running completed nodes again', async () => {
+      const conversation = await codebaseConversation();
+      const run = await start('flaky', conversation.id);
+      expect((await runEnd(conversation.stream, run.runId)).data.type).to.equal('run_failed');
+      const failed = await detail(run.runId);
+      expect(failed.run.status).to.equal('failed');
+      expect(failed.run.error).to.match(/node second failed/);
+
+      writeFileSync(join(await artifactsOf(run.runId), 'ok'), '');
+      const resumed = await call<Run>('POST', `/api/workflows/runs/${run.runId}/resume`);
+      expect(resumed.body.status).to.equal('running');
+      await runEnd(conversation.stream, run.runId, ['run_completed']);
+      const { run: done, events } = await detail(run.runId);
+      expect(done.status).to.equal('completed');
+      const firstStarts = events.filter((event) => event.type === 'node_started' && event.nodeId === 'first');
+      expect(firstStarts).to.have.length(1);
+      const third = events.find((event) => event.type === 'node_completed' && event.nodeId === 'third')!;
+      expect(third.payload.output).to.equal('third after second');
+      expect(events.map((event) => event.type)).to.include('run_resumed');
+      expect((await call('POST', `/api/workflows/runs/${run.runId}/resume`)).status).to.equal(409);
+    });
+
+    it('cancels a running run and kills its processes; deletes it once finished', async () => {
+      const conversation = await codebaseConversation();
+      const run = await start('slow', conversation.id);
+      await conversation.stream.waitFor(
+        (frame) => frame.data.type === 'node_started' && frame.data.runId === run.runId,
+        60_000,
+      );
+      const pidFile = join(await artifactsOf(run.runId), 'sleep.pid');
+      for (let waited = 0; !existsSync(pidFile) && waited < 20_000; waited += 50)
+        await new Promise((r) => setTimeout(r, 50));
+      expect((await call('DELETE', `/api/workflows/runs/${run.runId}`)).status).to.equal(409);
+      const cancelled = await call<Run>('POST', `/api/workflows/runs/${run.runId}/cancel`);
+      expect(cancelled.body.status).to.equal('cancelled');
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      for (let waited = 0; isAlive(pid) && waited < 60_000; waited += 50)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(isAlive(pid)).to.equal(false);
+      expect((await call('POST', `/api/workflows/runs/${run.runId}/cancel`)).status).to.equal(409);
+      expect((await call('DELETE', `/api/workflows/runs/${run.runId}`)).status).to.equal(204);
+      expect((await call('GET', `/api/workflows/runs/${run.runId}`)).status).to.equal(404);
+    });
+
+    it('abandons a paused run for good and lists runs with filters', async () => {
+      const conversation = await codebaseConversation();
+      const run = await start('gated', conversation.id);
+      await conversation.stream.waitFor((frame) => frame.data.type === 'approval_requested', 60_000);
+      const abandoned = await call<Run>('POST', `/api/workflows/runs/${run.runId}/abandon`);
+      expect(abandoned.body.status).to.equal('abandoned');
+      const handle = workers.temporal.client.workflow.getHandle(`run-${run.runId}`);
+      expect((await handle.describe()).status.name).to.equal('TERMINATED');
+      expect((await call('POST', `/api/workflows/runs/${run.runId}/abandon`)).status).to.equal(409);
+
+      const list = await call<{ items: Run[] }>(
+        'GET',
+        `/api/workflows/runs?status=abandoned&conversationId=${conversation.id}`,
+      );
+      expect(list.body.items.map((item) => item.runId)).to.deep.equal([run.runId]);
+      expect(
+        (await call<{ items: Run[] }>('GET', '/api/workflows/runs?status=running')).body.items,
+      ).to.deep.equal([]);
+      expect((await call('GET', '/api/workflows/runs?status=nonsense')).status).to.equal(400);
+      const byWorker = await call<{ run: Run }>('GET', `/api/workflows/runs/by-worker/${conversation.id}`);
+      expect(byWorker.body.run.runId).to.equal(run.runId);
+    });
+
+    it('refuses bad starts: unknown workflow, missing message, unknown conversation', async () => {
+      const conversation = await codebaseConversation();
+      expect(
+        (await call('POST', '/api/workflows/nope/run', { message: 'x', conversationId: conversation.id }))
+          .status,
+      ).to.equal(404);
+      expect(
+        (await call('POST', '/api/workflows/gated/run', { conversationId: conversation.id })).status,
+      ).to.equal(400);
+      expect(
+        (await call('POST', '/api/workflows/gated/run', { message: 'x', conversationId: 'nope' })).status,
+      ).to.equal(404);
+      expect((await call('POST', '/api/workflows/runs/nope/cancel')).status).to.equal(404);
+    });
+
+    /** `<workspace>/artifacts/<runId>`, beside the worktrees folder that holds the run's worktree. */
+    async function artifactsOf(runId: string): Promise<string> {
+      const { path } = (await test.db
+        .knex('isolation_environments')
+        .where({ kind: 'run', key: runId })
+        .first()) as {
+        path: string;
+      };
+      const dir = join(path, '..', '..', 'artifacts', runId);
+      mkdirSync(dir, { recursive: true });
+      return dir;
+    }
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

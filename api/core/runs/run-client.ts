@@ -25,14 +25,16 @@ export function runClient(access: RunTemporalAccess) {
     }
   };
   return {
-    async start(runId: string, input: Omit<RunWorkflowInput, 'runId'> = {}): Promise<void> {
-      const args: [RunWorkflowInput] = [{ ...input, runId }];
+    async start(runId: string, options: { resume?: boolean } = {}): Promise<void> {
+      const args: [RunWorkflowInput] = [{ runId }];
       await access.client.workflow.start(RUN_WORKFLOW_TYPE, {
         workflowId: runWorkflowId(runId),
         taskQueue: access.taskQueue,
         args,
-        // A resumed run is a new execution under the same id, once the failed one has closed.
+        // A resumed run is a new execution under the same id. The failed one has recorded its
+        // end already, but may not have closed yet: replacing it loses nothing.
         workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+        ...(options.resume ? { workflowIdConflictPolicy: 'TERMINATE_EXISTING' as const } : {}),
       });
     },
     cancel: (runId: string, actor: string) =>

@@ -230,7 +230,7 @@ export function runOperationRoutes(deps: RunRouteDependencies): RouteDefinition[
           deps,
           runId,
           { name: 'resume', from: ['failed'], to: 'running', event: 'run_resumed', actor },
-          () => deps.runs.start(runId),
+          () => deps.runs.start(runId, { resume: true }),
         ),
     ),
     operationRoute('abandon', 'Stop a run for good, whatever it is doing', undefined, (runId, actor) =>

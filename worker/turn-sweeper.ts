@@ -8,6 +8,7 @@ import {
 } from '../db/repositories/messages.js';
 import { conversationWorkflowId } from '../domain/conversations/conversation-workflow.js';
 import { turnDispatcher, type TurnDispatchOptions } from '../api/core/conversations/turn-dispatch.js';
+import { runPeriodically } from './periodic.js';
 
 export interface TurnSweeperOptions extends TurnDispatchOptions {
   db: Database;
@@ -55,19 +56,9 @@ export async function sweepOpenTurns(options: TurnSweeperOptions): Promise<numbe
 
 /** Sweeps at start and then periodically until stopped. */
 export function startTurnSweeper(options: TurnSweeperOptions): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
-  const sweep = () => {
-    running = sweepOpenTurns(options).catch((error: unknown) => {
-      options.logger.warn({ event: 'conversation.sweep_failed', err: (error as Error).message });
-    });
-  };
-  sweep();
-  const timer = setInterval(sweep, options.intervalMs ?? 60_000);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return runPeriodically(() => sweepOpenTurns(options), {
+    intervalMs: options.intervalMs ?? 60_000,
+    logger: options.logger,
+    failureEvent: 'conversation.sweep_failed',
+  });
 }

@@ -9,7 +9,7 @@ import {
   type IsolationEnvironment,
 } from '../../db/repositories/isolation-environments.js';
 import { deleteSessionsInactiveSince } from '../../db/repositories/assistant-sessions.js';
-import { appendEvent } from '../../db/repositories/events.js';
+import { appendEvent, SYSTEM_STREAM } from '../../db/repositories/events.js';
 import { reapEnvironment } from './reap-environment.js';
 
 export interface CleanupSettings {
@@ -30,7 +30,7 @@ export interface CleanupReport {
 }
 
 /** The journal stream where each cleanup pass records what it did. */
-export const SYSTEM_STREAM = '__system__';
+export { SYSTEM_STREAM };
 
 const DAY_MS = 86_400_000;
 

@@ -6,6 +6,7 @@ import { startHttpServices } from '../boot/http.js';
 import { connectClient, externalTemporal, startTemporal, startWorkers } from '../boot/temporal.js';
 import { ensureCleanupSchedule } from '../../worker/cleanup-schedule.js';
 import { startTurnSweeper } from '../../worker/turn-sweeper.js';
+import { startRunReconciler } from '../../worker/run-reconciler.js';
 import { DEFAULT_TASK_QUEUE } from '../../domain/task-queues.js';
 
 export type Role = 'all' | 'api' | 'worker';
@@ -39,6 +40,13 @@ export async function runRole(role: Role): Promise<void> {
       });
       const sweeper = startTurnSweeper({ client, taskQueue: DEFAULT_TASK_QUEUE, db, logger: context.logger });
       lifecycle.add('turn sweeper', () => sweeper.stop());
+      const reconciler = startRunReconciler({
+        client,
+        taskQueue: DEFAULT_TASK_QUEUE,
+        db,
+        logger: context.logger,
+      });
+      lifecycle.add('run reconciler', () => reconciler.stop());
     }
     if (role !== 'worker') {
       const services = await startHttpServices(context, db, client, lifecycle);

@@ -5,6 +5,9 @@ import { announceAppended, JOURNAL_CHANNEL } from '../journal-signals.js';
 /** The stream every workflow event is also written to. */
 export const DASHBOARD_STREAM = '__dashboard__';
 
+/** The stream of the service's own housekeeping (cleanup passes, run reconciliation). */
+export const SYSTEM_STREAM = '__system__';
+
 export interface JournalEvent {
   id: number;
   streamKey: string;

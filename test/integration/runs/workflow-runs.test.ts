@@ -9,6 +9,9 @@ import { openSse, type SseConnection } from '../../support/sse-client.js';
 import { testServiceContext } from '../../support/service-context.js';
 import { startTestWorkers, type RunningTestWorkers } from '../../support/temporal.js';
 import { makeTempDir } from '../../support/temp-dirs.js';
+import YAML from 'yaml';
+import { createRun } from '../../../db/repositories/workflow-runs.js';
+import { reconcileRuns } from '../../../worker/run-reconciler.js';
 
 interface Run {
   runId: string;
@@ -270,6 +273,43 @@ for (const kind of databaseKinds()) {
       expect((await call('GET', '/api/workflows/runs?status=nonsense')).status).to.equal(400);
       const byWorker = await call<{ run: Run }>('GET', `/api/workflows/runs/by-worker/${conversation.id}`);
       expect(byWorker.body.run.runId).to.equal(run.runId);
+    });
+
+    it('reconciles: starts a run whose execution never started, fails one whose execution is gone', async () => {
+      const conversation = await codebaseConversation();
+      const reconcile = () =>
+        reconcileRuns({
+          client: workers.temporal.client,
+          taskQueue: workers.taskQueue,
+          db: test.db,
+          logger: testServiceContext(test.db, { home: home.path }).logger,
+          pendingGraceMs: 0,
+        });
+      // Stored as the API stores it, but its start never reached Temporal.
+      const orphan = await createRun(test.db.knex, {
+        workflowName: 'flaky',
+        definition: YAML.parse(FLAKY) as Record<string, unknown>,
+        message: 'x',
+        conversationId: conversation.id,
+      });
+      const paused = await start('gated', conversation.id);
+      await conversation.stream.waitFor((frame) => frame.data.type === 'approval_requested', 60_000);
+      await workers.temporal.client.workflow
+        .getHandle(`run-${paused.runId}`)
+        .terminate('lost in an accident');
+
+      const repairs = await reconcile();
+      expect(repairs.map((repair) => [repair.runId, repair.action]).sort()).to.deep.equal(
+        [
+          [orphan.id, 'started'],
+          [paused.runId, 'failed'],
+        ].sort(),
+      );
+      await runEnd(conversation.stream, orphan.id);
+      const { run, events } = await detail(paused.runId);
+      expect(run.status).to.equal('failed');
+      expect(events.at(-1)!.type).to.equal('run_reconciled');
+      expect(await reconcile()).to.deep.equal([]);
     });
 
     it('refuses bad starts: unknown workflow, missing message, unknown conversation', async () => {

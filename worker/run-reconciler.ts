@@ -1,0 +1,96 @@
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Logger } from '../config/logger.js';
+import type { Database } from '../db/connection.js';
+import { appendEvent, SYSTEM_STREAM } from '../db/repositories/events.js';
+import { runPeriodically } from './periodic.js';
+import { listRuns, type WorkflowRun } from '../db/repositories/workflow-runs.js';
+import { runWorkflowId } from '../domain/runs/run-contract.js';
+import { transitionWithEvent } from '../activities/runs/run-state.js';
+import { runClient } from '../api/core/runs/run-client.js';
+
+export interface RunReconcilerOptions {
+  client: Client;
+  taskQueue: string;
+  db: Database;
+  logger: Logger;
+  /** A pending run younger than this may simply not have started yet. */
+  pendingGraceMs?: number;
+  intervalMs?: number;
+}
+
+export interface Repair {
+  runId: string;
+  was: string;
+  action: 'started' | 'failed';
+  reason: string;
+}
+
+type ExecutionState = 'running' | 'closed' | 'missing';
+
+async function executionState(client: Client, runId: string): Promise<ExecutionState> {
+  try {
+    const description = await client.workflow.getHandle(runWorkflowId(runId)).describe();
+    return description.status.name === 'RUNNING' ? 'running' : 'closed';
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return 'missing';
+    throw error;
+  }
+}
+
+/**
+ * Compares unfinished runs in the database with their Temporal executions and repairs what
+ * differs: a pending run whose execution never started is started; a running or paused run
+ * whose execution is gone is marked failed (a resume picks it up from its completed nodes).
+ * No run stays `running` without a live execution. Each repair is recorded as an event.
+ */
+export async function reconcileRuns(options: RunReconcilerOptions): Promise<Repair[]> {
+  const { knex } = options.db;
+  const runs = runClient(options);
+  const cutoff = Date.now() - (options.pendingGraceMs ?? 30_000);
+  const unfinished: WorkflowRun[] = await listRuns(knex, {
+    statuses: ['pending', 'running', 'paused'],
+    limit: 10_000,
+  });
+  const repairs: Repair[] = [];
+  for (const run of unfinished) {
+    const state = await executionState(options.client, run.id);
+    if (state === 'running') continue;
+    const ref = { runId: run.id, conversationId: run.conversationId };
+    if (run.status === 'pending' && state === 'missing') {
+      if (Date.parse(run.createdAt) > cutoff) continue;
+      await runs.start(run.id);
+      repairs.push({
+        runId: run.id,
+        was: run.status,
+        action: 'started',
+        reason: 'its execution had never started',
+      });
+      continue;
+    }
+    const reason =
+      state === 'missing'
+        ? 'its Temporal execution no longer exists (a Temporal server without its data?)'
+        : 'its Temporal execution ended without recording an outcome';
+    const repaired = await transitionWithEvent(
+      knex,
+      ref,
+      { from: [run.status], to: 'failed', error: reason },
+      { type: 'run_reconciled', payload: { was: run.status, now: 'failed', reason } },
+    );
+    if (repaired) repairs.push({ runId: run.id, was: run.status, action: 'failed', reason });
+  }
+  if (repairs.length > 0) {
+    options.logger.warn({ event: 'run.reconciled', repairs }, `reconciled ${repairs.length} run(s)`);
+    await appendEvent(knex, { streamKey: SYSTEM_STREAM, type: 'runs_reconciled', payload: { repairs } });
+  }
+  return repairs;
+}
+
+/** Reconciles at start and then periodically until stopped. */
+export function startRunReconciler(options: RunReconcilerOptions): { stop(): Promise<void> } {
+  return runPeriodically(() => reconcileRuns(options), {
+    intervalMs: options.intervalMs ?? 60_000,
+    logger: options.logger,
+    failureEvent: 'run.reconcile_failed',
+  });
+}

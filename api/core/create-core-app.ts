@@ -16,6 +16,7 @@ import { runClient } from './runs/run-client.js';
 import { runOperationRoutes } from './runs/run-routes.js';
 import { runReadRoutes } from './runs/run-read-routes.js';
 import { runSchemas } from './runs/run-view.js';
+import { dashboardRoutes } from './runs/dashboard-routes.js';
 
 export interface CoreAppDependencies extends HealthDependencies {
   logger: Logger;
@@ -50,6 +51,7 @@ export function createCoreApp(deps: CoreAppDependencies): HttpApp {
       ...streamRoutes({ ...deps.conversations, db: deps.db }),
       // Before the definition routes: `/api/workflows/runs` must not be read as a workflow named "runs".
       ...runReadRoutes(deps.db),
+      ...dashboardRoutes(deps.db),
       ...runOperationRoutes({
         context: deps.codebases.registration,
         runs: runClient(deps.codebases.temporal),

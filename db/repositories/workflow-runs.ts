@@ -168,8 +168,13 @@ export interface RunFilter {
 }
 
 /** Runs newest first, filtered, keyed on (created_at, id) so pages stay stable while runs start. */
-export async function listRuns(knex: Knex, filter: RunFilter): Promise<WorkflowRun[]> {
+export async function listRuns(
+  knex: Knex,
+  filter: RunFilter,
+  narrow?: (query: Knex.QueryBuilder) => void,
+): Promise<WorkflowRun[]> {
   const query = knex<RunRow>('workflow_runs');
+  narrow?.(query);
   if (filter.statuses?.length) query.whereIn('status', filter.statuses);
   if (filter.workflowName) query.where('workflow_name', filter.workflowName);
   if (filter.conversationId) query.where('conversation_id', filter.conversationId);

@@ -43,7 +43,7 @@ interface RunListQuery {
 }
 
 /** `status=running,paused` or one status; anything else names the field. */
-function statusesOf(text: string | undefined): RunStatus[] | undefined {
+export function statusesOf(text: string | undefined): RunStatus[] | undefined {
   if (!text) return undefined;
   const statuses = text.split(',').map((part) => part.trim());
   const unknown = statuses.find((status) => !(RUN_STATUSES as readonly string[]).includes(status));

@@ -312,6 +312,44 @@ for (const kind of databaseKinds()) {
       expect(await reconcile()).to.deep.equal([]);
     });
 
+    it('shows runs on the dashboard with codebase, progress, duration, counts and search', async () => {
+      const conversation = await codebaseConversation();
+      const failed = await start('flaky', conversation.id, 'make it flake');
+      await runEnd(conversation.stream, failed.runId);
+      const paused = await start('gated', conversation.id, 'wait for me');
+      await conversation.stream.waitFor((frame) => frame.data.type === 'approval_requested', 60_000);
+      type Dashboard = {
+        items: Array<
+          Run & {
+            codebaseName: string | null;
+            nodesDone: number;
+            nodesTotal: number;
+            durationMs: number | null;
+          }
+        >;
+        counts: Record<string, number>;
+      };
+      const all = (await call<Dashboard>('GET', '/api/dashboard/runs')).body;
+      expect(all.items.map((item) => item.runId)).to.deep.equal([paused.runId, failed.runId]);
+      const flakyItem = all.items[1]!;
+      expect(flakyItem).to.include({ status: 'failed', nodesTotal: 3, nodesDone: 3 });
+      expect(flakyItem.codebaseName).to.be.a('string');
+      expect(flakyItem.durationMs).to.be.a('number');
+      expect(all.items[0]).to.include({ status: 'paused', nodesTotal: 3, nodesDone: 1 });
+      expect(all.counts).to.include({ failed: 1, paused: 1, running: 0 });
+
+      const searched = (await call<Dashboard>('GET', '/api/dashboard/runs?q=FLAKE')).body;
+      expect(searched.items.map((item) => item.runId)).to.deep.equal([failed.runId]);
+      expect(searched.counts).to.include({ failed: 1, paused: 0 });
+      const byCodebase = (
+        await call<Dashboard>(`GET`, `/api/dashboard/runs?q=${encodeURIComponent(flakyItem.codebaseName!)}`)
+      ).body;
+      expect(byCodebase.items).to.have.length(2);
+      const pausedOnly = (await call<Dashboard>('GET', '/api/dashboard/runs?status=paused&limit=1')).body;
+      expect(pausedOnly.items.map((item) => item.runId)).to.deep.equal([paused.runId]);
+      await call('POST', `/api/workflows/runs/${paused.runId}/abandon`);
+    });
+
     it('refuses bad starts: unknown workflow, missing message, unknown conversation', async () => {
       const conversation = await codebaseConversation();
       expect(

@@ -14,6 +14,27 @@ import { createConversation } from '../db/repositories/conversations.js';
 import { appendMessage } from '../db/repositories/messages.js';
 import { CONVERSATION_WORKFLOW_TYPE, MESSAGE_SIGNAL } from '../domain/conversations/conversation-workflow.js';
 
+import { createRun, findRun, transitionRun } from '../db/repositories/workflow-runs.js';
+import { APPROVE_SIGNAL, RUN_WORKFLOW_TYPE } from '../domain/runs/run-contract.js';
+
+/** A run with a retried bash node, an approval gate and an assistant node. */
+const REPRESENTATIVE_RUN = {
+  name: 'history-run',
+  nodes: [
+    {
+      id: 'flaky',
+      bash: 'test -f "$ARTIFACTS_DIR/seen" || { touch "$ARTIFACTS_DIR/seen"; exit 1; }\necho ready',
+      retry: { attempts: 2, delay: '1s' },
+    },
+    {
+      id: 'gate',
+      depends_on: ['flaky'],
+      approval: { message: 'Go on? $flaky.output', capture_response: true },
+    },
+    { id: 'answer', depends_on: ['gate'], prompt: '[fake:reply done: $gate.output]' },
+  ],
+};
+
 const historyDir = new URL('../test/history_files/', import.meta.url);
 
 async function save(name: string, handle: WorkflowHandle): Promise<void> {
@@ -75,6 +96,23 @@ try {
         await handle.signal(MESSAGE_SIGNAL, { messageId: second.id });
         await handle.signal(MESSAGE_SIGNAL, { messageId: first.id });
         await save('conversation.json', handle);
+      }
+      if (wanted('workflow-run.json')) {
+        const { knex } = database.db;
+        const conversation = await createConversation(knex, { platform: 'web' });
+        const run = await createRun(knex, {
+          workflowName: REPRESENTATIVE_RUN.name,
+          definition: REPRESENTATIVE_RUN,
+          message: 'record me',
+          conversationId: conversation.id,
+        });
+        const handle = await start(RUN_WORKFLOW_TYPE, 'history-run', [{ runId: run.id }]);
+        while ((await findRun(knex, run.id))?.status !== 'paused')
+          await new Promise((r) => setTimeout(r, 100));
+        // As the API does: the state changes first, then the signal.
+        await transitionRun(knex, run.id, ['paused'], 'running');
+        await handle.signal(APPROVE_SIGNAL, { actor: 'recorder', comment: 'looks right' });
+        await save('workflow-run.json', handle);
       }
     },
     { dependencies },

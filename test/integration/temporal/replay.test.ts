@@ -21,6 +21,7 @@ describe('saved workflow histories replay against the current workflow code', fu
       'codebase-registration.json',
       'cleanup-pass.json',
       'conversation.json',
+      'workflow-run.json',
     ]);
   });
 

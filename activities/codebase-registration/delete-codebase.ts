@@ -3,7 +3,8 @@ import type { Database } from '../../db/connection.js';
 import type { Logger } from '../../config/logger.js';
 import { deleteCodebase as deleteCodebaseRow, type Codebase } from '../../db/repositories/codebases.js';
 import { listEnvironments } from '../../db/repositories/isolation-environments.js';
-import { listRunIdsOfCodebase, transitionRun } from '../../db/repositories/workflow-runs.js';
+import { findRun, listRunIdsOfCodebase } from '../../db/repositories/workflow-runs.js';
+import { transitionWithEvent } from '../runs/run-state.js';
 import { removeWorktree } from '../git/worktrees.js';
 import { removeWorkspace, workspaceAt } from './workspace.js';
 
@@ -26,15 +27,24 @@ export async function deleteCodebase(
   context: { db: Database; logger: Logger; workspacesRoot: string },
   codebase: Codebase,
   actor: string,
+  /** Tells a cancelled run's execution to stop (its worktree is about to go). */
+  stopRun: (runId: string) => Promise<void> = async () => undefined,
 ): Promise<DeletionReport> {
   const { knex } = context.db;
   let cancelledRuns = 0;
   for (const runId of await listRunIdsOfCodebase(knex, codebase.id, IN_PROGRESS)) {
-    if (
-      await transitionRun(knex, runId, IN_PROGRESS, 'cancelled', { error: `codebase deleted by ${actor}` })
-    ) {
-      cancelledRuns += 1;
-    }
+    const run = await findRun(knex, runId);
+    const cancelled = await transitionWithEvent(
+      knex,
+      { runId, conversationId: run?.conversationId ?? null },
+      { from: IN_PROGRESS, to: 'cancelled', error: `codebase deleted by ${actor}` },
+      { type: 'run_cancelled', actor, payload: { reason: 'its codebase was deleted' } },
+    );
+    if (!cancelled) continue;
+    cancelledRuns += 1;
+    await stopRun(runId).catch((error: unknown) =>
+      context.logger.warn({ event: 'codebase.run_stop_failed', runId, err: (error as Error).message }),
+    );
   }
   let removedWorktrees = 0;
   const failedWorktrees: DeletionReport['failedWorktrees'] = [];

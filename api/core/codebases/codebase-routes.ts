@@ -25,6 +25,7 @@ import { codebaseView, environmentView } from './codebase-view.js';
 import { envLeakProblem } from './env-leak-problem.js';
 import { requestActor } from './actor.js';
 import { registerByUrl, type TemporalAccess } from './register-by-url.js';
+import { runClient } from '../runs/run-client.js';
 
 export interface CodebaseRouteDependencies {
   registration: RegistrationContext;
@@ -239,7 +240,11 @@ export function codebaseRoutes(deps: CodebaseRouteDependencies): RouteDefinition
       },
       handler: async ({ params, ctx }) => {
         const codebase = await existingCodebase(deps, params.id);
-        const report = await deleteCodebase(deps.registration, codebase, requestActor(ctx));
+        const actor = requestActor(ctx);
+        const runs = runClient(deps.temporal);
+        const report = await deleteCodebase(deps.registration, codebase, actor, (runId) =>
+          runs.cancel(runId, actor),
+        );
         return { body: { id: codebase.id, deleted: true, ...report } };
       },
     }),

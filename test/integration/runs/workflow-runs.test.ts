@@ -252,6 +252,28 @@ for (const kind of databaseKinds()) {
       expect((await call('GET', `/api/workflows/runs/${run.runId}`)).status).to.equal(404);
     });
 
+    it('cancels the runs of a deleted codebase and stops their processes', async () => {
+      const conversation = await codebaseConversation();
+      const run = await start('slow', conversation.id);
+      await conversation.stream.waitFor(
+        (frame) => frame.data.type === 'node_started' && frame.data.runId === run.runId,
+        60_000,
+      );
+      const pidFile = join(await artifactsOf(run.runId), 'sleep.pid');
+      for (let waited = 0; !existsSync(pidFile) && waited < 30_000; waited += 50)
+        await new Promise((r) => setTimeout(r, 50));
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      const codebaseId = ((await test.db.knex('codebases').first()) as { id: string }).id;
+      const deleted = await call<{ cancelledRuns: number }>('DELETE', `/api/codebases/${codebaseId}`);
+      expect(deleted.body.cancelledRuns).to.equal(1);
+      const { run: after, events } = await detail(run.runId);
+      expect(after.status).to.equal('cancelled');
+      expect(events.find((event) => event.type === 'run_cancelled')!.actor).to.be.a('string');
+      for (let waited = 0; isAlive(pid) && waited < 60_000; waited += 50)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(isAlive(pid)).to.equal(false);
+    });
+
     it('abandons a paused run for good and lists runs with filters', async () => {
       const conversation = await codebaseConversation();
       const run = await start('gated', conversation.id);

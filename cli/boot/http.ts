@@ -13,6 +13,7 @@ import { resolveCorePort } from './port.js';
 import { JournalHub } from '../../api/core/streams/journal-hub.js';
 import { turnDispatcher } from '../../api/core/conversations/turn-dispatch.js';
 import { listenForJournalAppends } from '../../db/journal-listener.js';
+import { searchAttributesRegistered } from '../../worker/temporal/search-attributes.js';
 
 // Postgres notifications wake streams at once, so polling is only a safety net there; SQLite
 // shared by an API and a worker process has nothing but polling.
@@ -63,6 +64,7 @@ export async function startHttpServices(
 ): Promise<RunningHttpService[]> {
   const { environment, config, pkg } = context;
   const hub = startJournalHub(context, db, lifecycle);
+  const searchAttributes = await searchAttributesRegistered(client.connection, client.options.namespace);
   const app = createCoreApp({
     db,
     logger: context.logger,
@@ -73,7 +75,7 @@ export async function startHttpServices(
     update: sourceBuildUpdateInfo(pkg.version, pkg.releasesUrl),
     codebases: {
       registration: activityDependencies(context, db),
-      temporal: { client, taskQueue: DEFAULT_TASK_QUEUE },
+      temporal: { client, taskQueue: DEFAULT_TASK_QUEUE, searchAttributes },
     },
     conversations: { hub, dispatch: turnDispatcher({ client, taskQueue: DEFAULT_TASK_QUEUE }) },
   });

@@ -40,6 +40,8 @@ export interface RunWorkflowInput {
   completed?: Record<string, NodeResult>;
   /** Nodes running at once; the assistant queue's own limit applies on top. */
   maxParallelNodes?: number;
+  /** Keep CairnRunStatus up to date (only when the namespace has Cairn's search attributes). */
+  searchAttributes?: boolean;
 }
 
 /** Everything a run needs, fixed when it starts (prepareRun). */

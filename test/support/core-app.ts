@@ -20,6 +20,8 @@ export interface TestCoreAppOptions {
   /** Subscribe to Postgres notifications as `cairn start` does. */
   listen?: boolean;
   workflowDefaults?: Omit<ConversationWorkflowInput, 'conversationId' | 'pending'>;
+  /** Runs carry Cairn's search attributes (the test server registers them). */
+  searchAttributes?: boolean;
 }
 
 /** The core API as `cairn start` builds it, on a loopback port, against a test's workers (or any client and queue). */
@@ -33,7 +35,12 @@ export async function startTestCoreApp(
   let listener: JournalListener | undefined;
   if (options.listen && db.dialect === 'postgres')
     listener = listenForJournalAppends(db.knex, context.logger);
-  const temporal = { client: temporalAccess.temporal.client, taskQueue: temporalAccess.taskQueue };
+  const client = temporalAccess.temporal.client;
+  const temporal = {
+    client,
+    taskQueue: temporalAccess.taskQueue,
+    searchAttributes: options.searchAttributes ?? false,
+  };
   const app = createCoreApp({
     db,
     logger: context.logger,

@@ -8,8 +8,10 @@ import {
   proxyActivities,
   setHandler,
   sleep,
+  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import { RUN_STATUS_ATTRIBUTE } from '../../domain/runs/run-search-attributes.js';
 import { assistantQueueFor } from '../../domain/task-queues.js';
 import {
   APPROVE_SIGNAL,
@@ -86,6 +88,11 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
   const ref = { runId, conversationId: context.conversationId };
   const status = await core.beginRun(ref);
   if (status !== 'running' && status !== 'paused') return; // cancelled or abandoned before it began
+  /** Mirrors the run's status into its execution, for searches in the Temporal Web UI. */
+  const showStatus = (value: string) => {
+    if (input.searchAttributes) upsertSearchAttributes([{ key: RUN_STATUS_ATTRIBUTE, value }]);
+  };
+  showStatus('running');
 
   const states: Record<string, NodeState> = {};
   const results: Record<string, NodeResult> = { ...prepared.completed, ...input.completed };
@@ -120,6 +127,7 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
 
   const awaitApproval = async (node: Extract<WorkflowNode, { kind: 'approval' }>): Promise<NodeResult> => {
     waitingGates.push(node.id);
+    showStatus('paused');
     await core.requestApproval({
       ...ref,
       nodeId: node.id,
@@ -137,6 +145,7 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
       };
     }
     if (waitingGates.length > 0) await core.pauseAgain(ref);
+    else showStatus('running');
     const output = node.approval.captureResponse ? (decision.signal.comment ?? '') : '';
     await core.recordNode({
       ...ref,
@@ -264,6 +273,7 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
   if (cancelled) {
     nodeScope.cancel();
     await condition(() => running.size === 0);
+    showStatus('cancelled');
     await core.finishRun({
       ...ref,
       end: 'cancelled',
@@ -273,6 +283,7 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
     return;
   }
   const failedNode = unconsumedFailure(context, results);
+  showStatus(failedNode ? 'failed' : 'completed');
   if (failedNode) {
     await core.finishRun({
       ...ref,

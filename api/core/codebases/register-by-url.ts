@@ -13,6 +13,8 @@ import { CLONE_FAILED, REGISTRATION_REFUSED } from '../../../domain/codebases/re
 export interface TemporalAccess {
   client: Client;
   taskQueue: string;
+  /** The namespace has Cairn's search attributes, so run executions can carry them. */
+  searchAttributes?: boolean;
 }
 
 /** One workflow id per repository, so concurrent registrations of one URL share one clone. */

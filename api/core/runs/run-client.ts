@@ -1,4 +1,10 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { TypedSearchAttributes } from '@temporalio/common';
+import {
+  CODEBASE_ATTRIBUTE,
+  RUN_STATUS_ATTRIBUTE,
+  WORKFLOW_NAME_ATTRIBUTE,
+} from '../../../domain/runs/run-search-attributes.js';
 import {
   APPROVE_SIGNAL,
   CANCEL_SIGNAL,
@@ -11,6 +17,14 @@ import {
 export interface RunTemporalAccess {
   client: Client;
   taskQueue: string;
+  /** The namespace has Cairn's search attributes (see searchAttributesRegistered). */
+  searchAttributes?: boolean;
+}
+
+export interface RunStartOptions {
+  resume?: boolean;
+  workflowName?: string;
+  codebaseId?: string | null;
 }
 
 /** The only way the API reaches run executions: start, signal, terminate, by the run's id. */
@@ -25,12 +39,19 @@ export function runClient(access: RunTemporalAccess) {
     }
   };
   return {
-    async start(runId: string, options: { resume?: boolean } = {}): Promise<void> {
-      const args: [RunWorkflowInput] = [{ runId }];
+    async start(runId: string, options: RunStartOptions = {}): Promise<void> {
+      const searchable = access.searchAttributes === true;
+      const args: [RunWorkflowInput] = [{ runId, searchAttributes: searchable }];
+      const attributes = [
+        ...(options.workflowName ? [{ key: WORKFLOW_NAME_ATTRIBUTE, value: options.workflowName }] : []),
+        ...(options.codebaseId ? [{ key: CODEBASE_ATTRIBUTE, value: options.codebaseId }] : []),
+        { key: RUN_STATUS_ATTRIBUTE, value: 'pending' },
+      ];
       await access.client.workflow.start(RUN_WORKFLOW_TYPE, {
         workflowId: runWorkflowId(runId),
         taskQueue: access.taskQueue,
         args,
+        ...(searchable ? { typedSearchAttributes: new TypedSearchAttributes(attributes) } : {}),
         // A resumed run is a new execution under the same id. The failed one has recorded its
         // end already, but may not have closed yet: replacing it loses nothing.
         workflowIdReusePolicy: 'ALLOW_DUPLICATE',

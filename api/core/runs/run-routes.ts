@@ -156,13 +156,15 @@ export function runOperationRoutes(deps: RunRouteDependencies): RouteDefinition[
           workerPlatformId: conversation.platformConversationId,
         });
         // Accepted once stored: a run whose execution could not be started now is started by the worker's sweep.
-        await deps.runs.start(run.id).catch((error: unknown) => {
-          deps.context.logger.warn({
-            event: 'run.start_deferred',
-            runId: run.id,
-            err: (error as Error).message,
+        await deps.runs
+          .start(run.id, { workflowName: workflow.name, codebaseId: codebase?.id })
+          .catch((error: unknown) => {
+            deps.context.logger.warn({
+              event: 'run.start_deferred',
+              runId: run.id,
+              err: (error as Error).message,
+            });
           });
-        });
         return { status: 202, body: runView(run), headers: { Location: `/api/workflows/runs/${run.id}` } };
       },
     }),
@@ -230,7 +232,12 @@ export function runOperationRoutes(deps: RunRouteDependencies): RouteDefinition[
           deps,
           runId,
           { name: 'resume', from: ['failed'], to: 'running', event: 'run_resumed', actor },
-          () => deps.runs.start(runId, { resume: true }),
+          (run) =>
+            deps.runs.start(runId, {
+              resume: true,
+              workflowName: run.workflowName,
+              codebaseId: run.codebaseId,
+            }),
         ),
     ),
     operationRoute('abandon', 'Stop a run for good, whatever it is doing', undefined, (runId, actor) =>

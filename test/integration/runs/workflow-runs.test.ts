@@ -12,6 +12,8 @@ import { makeTempDir } from '../../support/temp-dirs.js';
 import YAML from 'yaml';
 import { createRun } from '../../../db/repositories/workflow-runs.js';
 import { reconcileRuns } from '../../../worker/run-reconciler.js';
+import { searchAttributesRegistered } from '../../../worker/temporal/search-attributes.js';
+import { RUN_STATUS_ATTRIBUTE, WORKFLOW_NAME_ATTRIBUTE } from '../../../domain/runs/run-search-attributes.js';
 
 interface Run {
   runId: string;
@@ -91,7 +93,11 @@ for (const kind of databaseKinds()) {
       });
       const context = testServiceContext(test.db, { home: home.path, env: fakes.env });
       workers = await startTestWorkers(test.db, { dependencies: context });
-      app = await startTestCoreApp(test.db, context, workers);
+      const searchAttributes = await searchAttributesRegistered(
+        workers.temporal.client.connection,
+        'default',
+      );
+      app = await startTestCoreApp(test.db, context, workers, { searchAttributes });
     });
 
     afterEach(async () => {
@@ -183,6 +189,9 @@ for (const kind of databaseKinds()) {
       const invocation = fakes.invocations().at(-1)!;
       expect(String(invocation.cwd)).to.include(join('worktrees', 'run-'));
       expect(git(String(invocation.cwd), 'rev-parse', '--abbrev-ref', 'HEAD')).to.match(/^cairn\/run-/);
+      const description = await workers.temporal.client.workflow.getHandle(`run-${run.runId}`).describe();
+      expect(description.typedSearchAttributes.get(RUN_STATUS_ATTRIBUTE)).to.equal('completed');
+      expect(description.typedSearchAttributes.get(WORKFLOW_NAME_ATTRIBUTE)).to.equal('gated');
       const dashboard = await openSse(`${app.url}/api/stream/__dashboard__`, { lastEventId: 0 });
       streams.push(dashboard);
       await dashboard.waitFor(

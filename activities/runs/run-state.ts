@@ -50,7 +50,8 @@ export async function pauseAgain(deps: ActivityDependencies, ref: RunRef): Promi
 
 export interface NodeRecord extends RunRef {
   nodeId: string;
-  type: 'node_started' | 'node_completed' | 'node_failed' | 'node_skipped' | 'node_retrying';
+  type:
+    'node_started' | 'node_completed' | 'node_failed' | 'node_skipped' | 'node_retrying' | 'node_reworking';
   payload?: Record<string, unknown>;
   tokens?: number;
   costUsd?: number;

@@ -31,6 +31,7 @@ export interface WireRetry {
 export interface WireApproval {
   message: string;
   capture_response?: boolean;
+  on_reject?: { prompt: string; max_attempts?: number };
 }
 
 export interface WireNodeFields {
@@ -109,7 +110,12 @@ export interface BashNode extends NodeBase {
 
 export interface ApprovalNode extends NodeBase {
   kind: 'approval';
-  approval: { message: string; captureResponse: boolean };
+  approval: {
+    message: string;
+    captureResponse: boolean;
+    /** Rework after a rejection (the prompt gets $REJECTION_REASON), then the gate asks again. */
+    onReject?: { prompt: string; maxAttempts: number };
+  };
   provider?: undefined;
   model?: undefined;
   retry: undefined;

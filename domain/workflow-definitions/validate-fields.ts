@@ -7,7 +7,10 @@ import { checkKeys, describeType, field, has, isMapping, quote, type ErrorList }
 import { DEFAULT_RETRY_DELAY_MS, MAX_RETRY_ATTEMPTS, type RetryPolicy } from './types.js';
 
 const RETRY_KEYS = ['attempts', 'delay'] as const;
-const APPROVAL_KEYS = ['message', 'capture_response'] as const;
+const APPROVAL_KEYS = ['message', 'capture_response', 'on_reject'] as const;
+const ON_REJECT_KEYS = ['prompt', 'max_attempts'] as const;
+export const DEFAULT_REWORK_ATTEMPTS = 3;
+export const MAX_REWORK_ATTEMPTS = 5;
 
 export function nonBlankString(value: unknown, at: string, errors: ErrorList): string | undefined {
   if (typeof value !== 'string') errors.add(`${at}must be a string, not ${describeType(value)}`);
@@ -66,7 +69,37 @@ export function checkApproval(value: unknown, at: string, errors: ErrorList) {
   if (typeof capture !== 'boolean') {
     errors.add(`${at}approval.capture_response: must be true or false, not ${describeType(capture)}`);
   }
-  return message !== undefined ? { message, captureResponse: capture === true } : undefined;
+  const onReject = checkOnReject(field(value, 'on_reject'), at, errors);
+  if (message === undefined) return undefined;
+  return { message, captureResponse: capture === true, ...(onReject ? { onReject } : {}) };
+}
+
+/** `on_reject: {prompt, max_attempts?}`: rework after a rejection, then the gate asks again. */
+function checkOnReject(value: unknown, at: string, errors: ErrorList) {
+  if (value === undefined) return undefined;
+  if (!isMapping(value)) {
+    errors.add(`${at}approval.on_reject: must be a mapping with a prompt, not ${describeType(value)}`);
+    return undefined;
+  }
+  checkKeys(value, ON_REJECT_KEYS, `${at}approval.on_reject: `, errors);
+  const rawPrompt = field(value, 'prompt');
+  const prompt =
+    rawPrompt === undefined
+      ? void errors.add(`${at}approval.on_reject.prompt: required`)
+      : nonBlankString(rawPrompt, `${at}approval.on_reject.prompt: `, errors);
+  const attempts = field(value, 'max_attempts') ?? DEFAULT_REWORK_ATTEMPTS;
+  if (
+    typeof attempts !== 'number' ||
+    !Number.isInteger(attempts) ||
+    attempts < 1 ||
+    attempts > MAX_REWORK_ATTEMPTS
+  ) {
+    errors.add(
+      `${at}approval.on_reject.max_attempts: must be a whole number from 1 to ${MAX_REWORK_ATTEMPTS}`,
+    );
+    return undefined;
+  }
+  return prompt === undefined ? undefined : { prompt, maxAttempts: attempts };
 }
 
 export function checkDependsOn(value: unknown, at: string, errors: ErrorList): string[] {

@@ -29,6 +29,7 @@ import {
   NODE_KINDS,
   PROVIDERS,
   TRIGGER_RULES,
+  type ApprovalNode,
   type Condition,
   type JsonSchemaObject,
   type NodeKind,
@@ -78,6 +79,9 @@ function checkKind(raw: Mapping, kind: NodeKind, at: string, errors: ErrorList, 
   if (kind === 'approval') {
     const approval = checkApproval(value, at, errors);
     if (approval) draft.texts.push({ field: 'approval.message', text: approval.message, bash: false });
+    if (approval?.onReject) {
+      draft.texts.push({ field: 'approval.on_reject.prompt', text: approval.onReject.prompt, bash: false });
+    }
     return approval;
   }
   const text = nonBlankString(value, `${at}${kind}: `, errors);
@@ -193,7 +197,7 @@ export function checkNode(
     draft.node = {
       ...base,
       kind,
-      approval: content as { message: string; captureResponse: boolean },
+      approval: content as ApprovalNode['approval'],
       retry: undefined,
       outputFormat: undefined,
     };

@@ -6,7 +6,14 @@
 import type { WorkflowDefinition } from './types.js';
 import { resolveOutput, toText } from './output-values.js';
 
-export const BUILTIN_VARIABLES = ['ARGUMENTS', 'BASE_BRANCH', 'DOCS_DIR', 'ARTIFACTS_DIR', 'RUN_ID'] as const;
+export const BUILTIN_VARIABLES = [
+  'ARGUMENTS',
+  'BASE_BRANCH',
+  'DOCS_DIR',
+  'ARTIFACTS_DIR',
+  'RUN_ID',
+  'REJECTION_REASON',
+] as const;
 export type BuiltinVariable = (typeof BUILTIN_VARIABLES)[number];
 
 export type VariableReference =
@@ -21,6 +28,8 @@ export interface VariableValues {
   docsDir: string;
   artifactsDir: string;
   runId: string;
+  /** In an approval's on_reject prompt: the reason the reviewer gave. */
+  rejectionReason?: string;
   /** The bundled scripts folder, given to bash nodes as CAIRN_SCRIPTS_DIR. */
   scriptsDir?: string;
   /** Outputs of ended nodes, by id: text, or the parsed JSON of `output_format` nodes. */
@@ -30,7 +39,7 @@ export interface VariableValues {
 // `$<id>.output[.field...]` first (an id may look like a builtin name), then the builtins as
 // whole words. `$plan.outputs` and `$HOME` are ordinary text.
 const REFERENCE =
-  /\$(?:([A-Za-z][A-Za-z0-9_-]*)\.output(?![A-Za-z0-9_])((?:\.[A-Za-z0-9_]+)*)|(ARGUMENTS|BASE_BRANCH|DOCS_DIR|ARTIFACTS_DIR|RUN_ID)(?![A-Za-z0-9_]))/g;
+  /\$(?:([A-Za-z][A-Za-z0-9_-]*)\.output(?![A-Za-z0-9_])((?:\.[A-Za-z0-9_]+)*)|(ARGUMENTS|BASE_BRANCH|DOCS_DIR|ARTIFACTS_DIR|RUN_ID|REJECTION_REASON)(?![A-Za-z0-9_]))/g;
 const BASH_BASE_BRANCH = /\$\{?BASE_BRANCH(?![A-Za-z0-9_])/;
 const BASH_OUTPUT_VARIABLE = /\$\{?([A-Z0-9_]+_OUTPUT)(?![A-Za-z0-9_])/g;
 
@@ -105,6 +114,8 @@ function builtinValue(name: BuiltinVariable, values: VariableValues): string {
       return values.artifactsDir;
     case 'RUN_ID':
       return values.runId;
+    case 'REJECTION_REASON':
+      return values.rejectionReason ?? '';
   }
 }
 

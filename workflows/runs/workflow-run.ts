@@ -126,6 +126,45 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
   };
 
   const awaitApproval = async (node: Extract<WorkflowNode, { kind: 'approval' }>): Promise<NodeResult> => {
+    const rework = node.approval.onReject;
+    for (let rejections = 0; ; rejections += 1) {
+      const decision = await askForApproval(node);
+      if (!decision) return { status: 'failed', error: 'the run was cancelled' };
+      if (decision.kind === 'approve') {
+        const output = node.approval.captureResponse ? (decision.signal.comment ?? '') : '';
+        await core.recordNode({
+          ...ref,
+          nodeId: node.id,
+          type: 'node_completed',
+          payload: { output, actor: decision.signal.actor },
+        });
+        return { status: 'succeeded', output };
+      }
+      const reason = decision.signal.reason ?? '';
+      if (!rework || rejections >= rework.maxAttempts) {
+        cancelled = { actor: decision.signal.actor, reason: reason ? `rejected: ${reason}` : 'rejected' };
+        return { status: 'failed', error: cancelled.reason };
+      }
+      // The gate declares rework: the assistant addresses the reason, then the gate asks again.
+      await core.recordNode({
+        ...ref,
+        nodeId: node.id,
+        type: 'node_reworking',
+        payload: { reason, attempt: rejections + 1 },
+      });
+      const outcome = await runAssistant(
+        node,
+        substitute(rework.prompt, { ...values(), rejectionReason: reason }),
+      );
+      if (outcome.status === 'failed')
+        return { status: 'failed', error: `rework failed: ${outcome.error ?? ''}` };
+    }
+  };
+
+  /** Pauses at a gate until its decision (or a cancel, which answers undefined). */
+  const askForApproval = async (
+    node: Extract<WorkflowNode, { kind: 'approval' }>,
+  ): Promise<Decision | undefined> => {
     waitingGates.push(node.id);
     showStatus('paused');
     await core.requestApproval({
@@ -135,25 +174,13 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
     });
     await condition(() => cancelled !== undefined || (decisions.length > 0 && waitingGates[0] === node.id));
     waitingGates.splice(waitingGates.indexOf(node.id), 1);
-    if (cancelled) return { status: 'failed', error: 'the run was cancelled' };
+    if (cancelled) return undefined;
     const decision = decisions.shift()!;
-    if (decision.kind === 'reject') {
-      cancelled = { actor: decision.signal.actor, reason: decision.signal.reason ?? 'rejected' };
-      return {
-        status: 'failed',
-        error: `rejected${decision.signal.reason ? `: ${decision.signal.reason}` : ''}`,
-      };
+    if (decision.kind === 'approve' || node.approval.onReject) {
+      if (waitingGates.length > 0) await core.pauseAgain(ref);
+      else showStatus('running');
     }
-    if (waitingGates.length > 0) await core.pauseAgain(ref);
-    else showStatus('running');
-    const output = node.approval.captureResponse ? (decision.signal.comment ?? '') : '';
-    await core.recordNode({
-      ...ref,
-      nodeId: node.id,
-      type: 'node_completed',
-      payload: { output, actor: decision.signal.actor },
-    });
-    return { status: 'succeeded', output };
+    return decision;
   };
 
   const runWithRetries = async (node: Exclude<WorkflowNode, { kind: 'approval' }>): Promise<NodeResult> => {
@@ -210,15 +237,25 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
       return runBashNode({ ...base, script: node.bash, env: bashEnvironment(values(), upstream) });
     }
     const text = node.kind === 'command' ? (context.commands[node.command] ?? '') : node.prompt;
+    return runAssistant(node, substitute(text, values()), node.outputFormat);
+  };
+
+  /** An assistant turn for a node (its prompt, or an approval gate's rework). */
+  const runAssistant = (node: WorkflowNode, prompt: string, outputFormat?: Record<string, unknown>) => {
     const { runAssistantNode } = proxyActivities<NodeActivities>({
       taskQueue: assistantQueueFor(workflowInfo().taskQueue),
-      startToCloseTimeout: timeout,
+      startToCloseTimeout: (node.timeoutMs ?? 60 * 60_000) + ACTIVITY_MARGIN_MS,
       heartbeatTimeout: NODE_HEARTBEAT_TIMEOUT,
       retry: { maximumAttempts: 3 },
     });
     return runAssistantNode({
-      ...base,
-      prompt: substitute(text, values()),
+      runId,
+      nodeId: node.id,
+      conversationId: context.conversationId,
+      cwd: context.cwd,
+      timeoutMs: node.timeoutMs,
+      outputFormat,
+      prompt,
       codebaseId: context.codebaseId,
       provider: node.provider ?? context.definition.provider,
       model: node.model ?? context.definition.model,

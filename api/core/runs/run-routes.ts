@@ -2,6 +2,7 @@ import { defineRoute, defineRoutes, HttpProblem, type RouteDefinition } from '..
 import type { ActivityDependencies } from '../../../activities/index.js';
 import { transitionWithEvent } from '../../../activities/runs/run-state.js';
 import { recordRunEvent } from '../../../activities/runs/run-journal.js';
+import { waitingGate } from '../../../activities/runs/waiting-gate.js';
 import { findWorkflow } from '../../../activities/workflow-definitions/discover-workflows.js';
 import { loadConfig } from '../../../config/load-config.js';
 import { findCodebase } from '../../../db/repositories/codebases.js';
@@ -197,10 +198,29 @@ export function runOperationRoutes(deps: RunRouteDependencies): RouteDefinition[
     ),
     operationRoute(
       'reject',
-      'Reject the waiting gate of a paused run: the run is cancelled',
+      'Reject the waiting gate of a paused run: the run is cancelled, unless the gate reworks',
       text('reason'),
-      (runId, actor, body) =>
-        operate(
+      async (runId, actor, body) => {
+        const reason = body.reason ?? null;
+        const current = await existingRun(deps, runId);
+        const gate = current.status === 'paused' ? await waitingGate(db.knex, current) : undefined;
+        if (gate?.reworkOnReject) {
+          // The gate declares on_reject: the run goes on with rework, and the gate asks again.
+          return operate(
+            deps,
+            runId,
+            {
+              name: 'reject',
+              from: ['paused'],
+              to: 'running',
+              event: 'approval_received',
+              actor,
+              payload: { decision: 'reject', reason, rework: true, nodeId: gate.nodeId },
+            },
+            () => deps.runs.reject(runId, actor, body.reason),
+          );
+        }
+        return operate(
           deps,
           runId,
           {
@@ -209,7 +229,7 @@ export function runOperationRoutes(deps: RunRouteDependencies): RouteDefinition[
             to: 'cancelled',
             event: 'approval_received',
             actor,
-            payload: { decision: 'reject', reason: body.reason ?? null },
+            payload: { decision: 'reject', reason },
           },
           async (run) => {
             await recordRunEvent(db.knex, {
@@ -221,7 +241,8 @@ export function runOperationRoutes(deps: RunRouteDependencies): RouteDefinition[
             });
             await deps.runs.reject(runId, actor, body.reason);
           },
-        ),
+        );
+      },
     ),
     operationRoute(
       'resume',

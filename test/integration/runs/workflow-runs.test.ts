@@ -59,6 +59,19 @@ nodes:
     bash: echo "third after $SECOND_OUTPUT"
 `;
 
+const REWORK = `name: rework
+nodes:
+  - id: draft
+    prompt: "[fake:reply first draft]"
+  - id: gate
+    depends_on: [draft]
+    approval:
+      message: Accept the draft?
+      on_reject:
+        prompt: "[fake:reply reworked because $REJECTION_REASON]"
+        max_attempts: 1
+`;
+
 const SLOW = `name: slow
 nodes:
   - id: wait
@@ -89,6 +102,7 @@ for (const kind of databaseKinds()) {
           '.cairn/workflows/gated.yaml': GATED,
           '.cairn/workflows/flaky.yaml': FLAKY,
           '.cairn/workflows/slow.yaml': SLOW,
+          '.cairn/workflows/rework.yaml': REWORK,
         },
       });
       const context = testServiceContext(test.db, { home: home.path, env: fakes.env });
@@ -214,6 +228,31 @@ for (const kind of databaseKinds()) {
       expect((await call('POST', `/api/workflows/runs/${run.runId}/approve`, {})).status).to.equal(409);
       expect(events.some((event) => event.nodeId === 'answer' && event.type === 'node_started')).to.equal(
         false,
+      );
+    });
+
+    it('reworks after a rejection when the gate says so, then asks again; cancels once the attempts are spent', async () => {
+      const conversation = await codebaseConversation();
+      const run = await start('rework', conversation.id);
+      const requests = () =>
+        conversation.stream.frames.filter((frame) => frame.data.type === 'approval_requested');
+      await conversation.stream.waitFor((frame) => frame.data.type === 'approval_requested', 60_000);
+      const first = await call<Run>('POST', `/api/workflows/runs/${run.runId}/reject`, {
+        reason: 'too long',
+      });
+      expect(first.body.status).to.equal('running');
+      await conversation.stream.waitFor(() => requests().length === 2, 60_000);
+      expect(
+        fakes.invocations().some((entry) => String(entry.prompt).includes('reworked because too long')),
+      ).to.equal(true);
+      const last = await call<Run>('POST', `/api/workflows/runs/${run.runId}/reject`, {
+        reason: 'still too long',
+      });
+      expect(last.body.status).to.equal('cancelled');
+      const { events } = await detail(run.runId);
+      expect(events.filter((event) => event.type === 'node_reworking')).to.have.length(1);
+      expect(events.find((event) => event.type === 'run_cancelled')!.payload.reason).to.equal(
+        'rejected: still too long',
       );
     });
 

@@ -403,6 +403,43 @@ describe('workflow definitions: validation', () => {
     });
   });
 
+  describe('approval rework (on_reject)', () => {
+    it('normalizes the rework prompt and its attempts (3 by default)', () => {
+      const result = validateWorkflowDefinition({
+        name: 'w',
+        nodes: [
+          { id: 'a', prompt: 'draft' },
+          {
+            id: 'b',
+            depends_on: ['a'],
+            approval: { message: 'ok?', on_reject: { prompt: 'Fix: $REJECTION_REASON $a.output' } },
+          },
+        ],
+      });
+      expect(result.valid).to.equal(true);
+      const gate = result.valid ? result.definition.nodes[1]! : undefined;
+      expect(gate?.kind === 'approval' && gate.approval.onReject).to.deep.equal({
+        prompt: 'Fix: $REJECTION_REASON $a.output',
+        maxAttempts: 3,
+      });
+    });
+
+    it('refuses a missing prompt, unknown keys, attempts out of range and references that are not upstream', () => {
+      expect(second({ approval: { message: 'ok?', on_reject: {} } })).to.deep.equal([
+        'nodes[1] "b": approval.on_reject.prompt: required',
+      ]);
+      expect(
+        second({ approval: { message: 'ok?', on_reject: { prompt: 'x', max_attempts: 9 } } }),
+      ).to.deep.equal(['nodes[1] "b": approval.on_reject.max_attempts: must be a whole number from 1 to 5']);
+      expect(second({ approval: { message: 'ok?', on_reject: { prompt: 'x', tries: 2 } } })[0]).to.match(
+        /unknown key "tries"/,
+      );
+      expect(second({ approval: { message: 'ok?', on_reject: { prompt: 'use $a.output' } } })[0]).to.match(
+        /approval\.on_reject\.prompt/,
+      );
+    });
+  });
+
   describe('the graph', () => {
     it('reports duplicate ids', () => {
       expect(

@@ -1,3 +1,4 @@
 // Runs every benchmark in turn; each prints its own JSON figures.
 await import('./startup.js');
 await import('./conversation.js');
+await import('./runs.js');

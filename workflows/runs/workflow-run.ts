@@ -6,6 +6,7 @@ import {
   defineSignal,
   isCancellation,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   sleep,
   upsertSearchAttributes,
@@ -60,8 +61,16 @@ type Decision = { kind: 'approve'; signal: ApproveSignal } | { kind: 'reject'; s
  */
 export async function workflowRun(input: RunWorkflowInput): Promise<void> {
   const { runId } = input;
-  const core = proxyActivities<RunActivities>({
+  // Preparing makes a git worktree: a regular activity, which any worker may run.
+  const preparation = proxyActivities<RunActivities>({
     startToCloseTimeout: '10 minutes',
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+  });
+  // The bookkeeping (a status change, an event) is a short database write: local activities run
+  // it in this worker without a round trip through the server, which keeps per-node overhead low.
+  const core = proxyLocalActivities<RunActivities>({
+    startToCloseTimeout: '1 minute',
+    localRetryThreshold: '10 seconds',
     retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
   });
 
@@ -75,7 +84,7 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
 
   let prepared: Awaited<ReturnType<RunActivities['prepareRun']>>;
   try {
-    prepared = await core.prepareRun(runId);
+    prepared = await preparation.prepareRun(runId);
   } catch (error) {
     const reason =
       error instanceof ActivityFailure && error.cause instanceof ApplicationFailure

@@ -203,7 +203,9 @@ for (const kind of databaseKinds()) {
       const invocation = fakes.invocations().at(-1)!;
       expect(String(invocation.cwd)).to.include(join('worktrees', 'run-'));
       expect(git(String(invocation.cwd), 'rev-parse', '--abbrev-ref', 'HEAD')).to.match(/^cairn\/run-/);
-      const description = await workers.temporal.client.workflow.getHandle(`run-${run.runId}`).describe();
+      const execution = workers.temporal.client.workflow.getHandle(`run-${run.runId}`);
+      await execution.result();
+      const description = await execution.describe();
       expect(description.typedSearchAttributes.get(RUN_STATUS_ATTRIBUTE)).to.equal('completed');
       expect(description.typedSearchAttributes.get(WORKFLOW_NAME_ATTRIBUTE)).to.equal('gated');
       const dashboard = await openSse(`${app.url}/api/stream/__dashboard__`, { lastEventId: 0 });

@@ -13,8 +13,8 @@ export interface RunReconcilerOptions {
   taskQueue: string;
   db: Database;
   logger: Logger;
-  /** A pending run younger than this may simply not have started yet. */
-  pendingGraceMs?: number;
+  /** A run whose row changed less than this ago is left alone: it may be starting or resuming. */
+  graceMs?: number;
   intervalMs?: number;
 }
 
@@ -46,18 +46,19 @@ async function executionState(client: Client, runId: string): Promise<ExecutionS
 export async function reconcileRuns(options: RunReconcilerOptions): Promise<Repair[]> {
   const { knex } = options.db;
   const runs = runClient(options);
-  const cutoff = Date.now() - (options.pendingGraceMs ?? 30_000);
+  const cutoff = Date.now() - (options.graceMs ?? 30_000);
   const unfinished: WorkflowRun[] = await listRuns(knex, {
     statuses: ['pending', 'running', 'paused'],
     limit: 10_000,
   });
   const repairs: Repair[] = [];
   for (const run of unfinished) {
+    // A run changed a moment ago may be between its state change and its (re)start: a resume.
+    if (Date.parse(run.updatedAt) > cutoff) continue;
     const state = await executionState(options.client, run.id);
     if (state === 'running') continue;
     const ref = { runId: run.id, conversationId: run.conversationId };
     if (run.status === 'pending' && state === 'missing') {
-      if (Date.parse(run.createdAt) > cutoff) continue;
       await runs.start(run.id);
       repairs.push({
         runId: run.id,

@@ -17,6 +17,8 @@ export async function waitingGate(knex: Knex, run: WorkflowRun): Promise<Waiting
   const waiting: string[] = [];
   const rejections = new Map<string, number>();
   for (const event of await listRunEvents(knex, run.id)) {
+    // A resumed run starts a new execution: requests the old one left unanswered are gone.
+    if (event.type === 'run_resumed') waiting.length = 0;
     if (event.type === 'approval_requested' && event.nodeId) waiting.push(event.nodeId);
     if (event.type === 'approval_received') {
       const answered = waiting.shift();

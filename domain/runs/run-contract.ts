@@ -24,6 +24,8 @@ export interface ApproveSignal {
 export interface RejectSignal {
   actor: string;
   reason?: string;
+  /** Decided by the API with the gate's history: rework (the gate asks again) or end the run. */
+  rework?: boolean;
 }
 
 /** What a node ended with, as the workflow keeps it (and as a resume carries it over). */

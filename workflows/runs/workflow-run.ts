@@ -1,4 +1,5 @@
 import {
+  ActivityCancellationType,
   ActivityFailure,
   ApplicationFailure,
   CancellationScope,
@@ -136,7 +137,7 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
 
   const awaitApproval = async (node: Extract<WorkflowNode, { kind: 'approval' }>): Promise<NodeResult> => {
     const rework = node.approval.onReject;
-    for (let rejections = 0; ; rejections += 1) {
+    for (let reworks = 0; ; reworks += 1) {
       const decision = await askForApproval(node);
       if (!decision) return { status: 'failed', error: 'the run was cancelled' };
       if (decision.kind === 'approve') {
@@ -150,7 +151,8 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
         return { status: 'succeeded', output };
       }
       const reason = decision.signal.reason ?? '';
-      if (!rework || rejections >= rework.maxAttempts) {
+      // The API decided, from the gate's whole history (resumes included), whether this rejection reworks.
+      if (!rework || decision.signal.rework !== true) {
         cancelled = { actor: decision.signal.actor, reason: reason ? `rejected: ${reason}` : 'rejected' };
         return { status: 'failed', error: cancelled.reason };
       }
@@ -159,7 +161,7 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
         ...ref,
         nodeId: node.id,
         type: 'node_reworking',
-        payload: { reason, attempt: rejections + 1 },
+        payload: { reason, attempt: reworks + 1 },
       });
       const outcome = await runAssistant(
         node,
@@ -241,6 +243,8 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
       const { runBashNode } = proxyActivities<NodeActivities>({
         startToCloseTimeout: timeout,
         heartbeatTimeout: NODE_HEARTBEAT_TIMEOUT,
+        // A cancelled run ends only once its processes are gone.
+        cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
         retry: { maximumAttempts: 3 },
       });
       return runBashNode({ ...base, script: node.bash, env: bashEnvironment(values(), upstream) });
@@ -255,6 +259,7 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
       taskQueue: assistantQueueFor(workflowInfo().taskQueue),
       startToCloseTimeout: (node.timeoutMs ?? 60 * 60_000) + ACTIVITY_MARGIN_MS,
       heartbeatTimeout: NODE_HEARTBEAT_TIMEOUT,
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
       retry: { maximumAttempts: 3 },
     });
     return runAssistantNode({

@@ -14,7 +14,7 @@ import {
   searchRuns,
 } from '../../../db/repositories/run-dashboard.js';
 import { RUN_STATUSES, type WorkflowRun } from '../../../db/repositories/workflow-runs.js';
-import { statusesOf } from './run-read-routes.js';
+import { instantOf, statusesOf } from './run-read-routes.js';
 import { runView } from './run-view.js';
 
 const PAGE = { default: 25, max: 200 };
@@ -97,8 +97,8 @@ export function dashboardRoutes(db: Database): RouteDefinition[] {
         },
       },
       handler: async ({ query }) => {
-        const since = query.since && new Date(query.since).toISOString();
-        const until = query.until && new Date(query.until).toISOString();
+        const since = instantOf(query.since, 'since');
+        const until = instantOf(query.until, 'until');
         const search = query.q?.trim() || undefined;
         const before = query.cursor
           ? (decodeCursor(query.cursor, ['string', 'string']) as [string, string])

@@ -62,8 +62,8 @@ export function runClient(access: RunTemporalAccess) {
       ignoreMissing(() => handle(runId).signal(CANCEL_SIGNAL, { actor })),
     approve: (runId: string, actor: string, comment?: string) =>
       ignoreMissing(() => handle(runId).signal(APPROVE_SIGNAL, { actor, comment })),
-    reject: (runId: string, actor: string, reason?: string) =>
-      ignoreMissing(() => handle(runId).signal(REJECT_SIGNAL, { actor, reason })),
+    reject: (runId: string, actor: string, reason: string | undefined, rework: boolean) =>
+      ignoreMissing(() => handle(runId).signal(REJECT_SIGNAL, { actor, reason, rework })),
     terminate: (runId: string, reason: string) =>
       ignoreMissing(() =>
         handle(runId)

@@ -43,6 +43,15 @@ interface RunListQuery {
 }
 
 /** `status=running,paused` or one status; anything else names the field. */
+/** A date-time query value as ISO text; one the schema accepts but Date cannot hold (second 60) is a 400. */
+export function instantOf(value: string | undefined, field: string): string | undefined {
+  if (value === undefined) return undefined;
+  const time = new Date(value).getTime();
+  if (Number.isNaN(time))
+    throw HttpProblem.validation([{ path: `/query/${field}`, message: 'is not a usable date-time' }]);
+  return new Date(time).toISOString();
+}
+
 export function statusesOf(text: string | undefined): RunStatus[] | undefined {
   if (!text) return undefined;
   const statuses = text.split(',').map((part) => part.trim());
@@ -89,8 +98,8 @@ export function runReadRoutes(db: Database): RouteDefinition[] {
           workflowName: query.workflowName,
           conversationId,
           codebaseId: query.codebaseId,
-          since: query.since && new Date(query.since).toISOString(),
-          until: query.until && new Date(query.until).toISOString(),
+          since: instantOf(query.since, 'since'),
+          until: instantOf(query.until, 'until'),
           before: before && { createdAt: before[0], id: before[1] },
           limit: query.limit + 1,
         });

@@ -217,7 +217,7 @@ export function runOperationRoutes(deps: RunRouteDependencies): RouteDefinition[
               actor,
               payload: { decision: 'reject', reason, rework: true, nodeId: gate.nodeId },
             },
-            () => deps.runs.reject(runId, actor, body.reason),
+            () => deps.runs.reject(runId, actor, body.reason, true),
           );
         }
         return operate(
@@ -239,7 +239,7 @@ export function runOperationRoutes(deps: RunRouteDependencies): RouteDefinition[
               actor,
               payload: { reason: body.reason ? `rejected: ${body.reason}` : 'rejected' },
             });
-            await deps.runs.reject(runId, actor, body.reason);
+            await deps.runs.reject(runId, actor, body.reason, false);
           },
         );
       },

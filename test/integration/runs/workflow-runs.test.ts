@@ -343,6 +343,10 @@ for (const kind of databaseKinds()) {
         (await call<{ items: Run[] }>('GET', '/api/workflows/runs?status=running')).body.items,
       ).to.deep.equal([]);
       expect((await call('GET', '/api/workflows/runs?status=nonsense')).status).to.equal(400);
+      for (const path of ['/api/workflows/runs', '/api/dashboard/runs']) {
+        expect((await call('GET', `${path}?since=2016-12-31T23:59:60Z`)).status, path).to.equal(400);
+        expect((await call('GET', `${path}?until=yesterday`)).status, path).to.equal(400);
+      }
       const byWorker = await call<{ run: Run }>('GET', `/api/workflows/runs/by-worker/${conversation.id}`);
       expect(byWorker.body.run.runId).to.equal(run.runId);
     });
@@ -355,7 +359,7 @@ for (const kind of databaseKinds()) {
           taskQueue: workers.taskQueue,
           db: test.db,
           logger: testServiceContext(test.db, { home: home.path }).logger,
-          pendingGraceMs: 0,
+          graceMs: 0,
         });
       // Stored as the API stores it, but its start never reached Temporal.
       const orphan = await createRun(test.db.knex, {

@@ -3,7 +3,7 @@ import type { Logger } from '../config/logger.js';
 import type { Database } from '../db/connection.js';
 import { appendEvent, SYSTEM_STREAM } from '../db/repositories/events.js';
 import { runPeriodically } from './periodic.js';
-import { listRuns, type WorkflowRun } from '../db/repositories/workflow-runs.js';
+import { listRuns, listRunsChangedSince, type WorkflowRun } from '../db/repositories/workflow-runs.js';
 import { runWorkflowId } from '../domain/runs/run-contract.js';
 import { transitionWithEvent } from '../activities/runs/run-state.js';
 import { runClient } from '../api/core/runs/run-client.js';
@@ -21,9 +21,12 @@ export interface RunReconcilerOptions {
 export interface Repair {
   runId: string;
   was: string;
-  action: 'started' | 'failed';
+  action: 'started' | 'failed' | 'stopped';
   reason: string;
 }
+
+/** How far back stopped runs are checked for an execution that did not stop with them. */
+const STOPPED_LOOKBACK_MS = 24 * 60 * 60_000;
 
 type ExecutionState = 'running' | 'closed' | 'missing';
 
@@ -80,9 +83,33 @@ export async function reconcileRuns(options: RunReconcilerOptions): Promise<Repa
     );
     if (repaired) repairs.push({ runId: run.id, was: run.status, action: 'failed', reason });
   }
+  repairs.push(...(await stopLeftoverExecutions(options, cutoff)));
   if (repairs.length > 0) {
     options.logger.warn({ event: 'run.reconciled', repairs }, `reconciled ${repairs.length} run(s)`);
     await appendEvent(knex, { streamKey: SYSTEM_STREAM, type: 'runs_reconciled', payload: { repairs } });
+  }
+  return repairs;
+}
+
+/**
+ * A run cancelled or abandoned in the database whose execution still runs (its signal or
+ * termination did not get through): the execution is stopped now.
+ */
+async function stopLeftoverExecutions(options: RunReconcilerOptions, cutoff: number): Promise<Repair[]> {
+  const runs = runClient(options);
+  const since = new Date(Date.now() - STOPPED_LOOKBACK_MS).toISOString();
+  const repairs: Repair[] = [];
+  for (const run of await listRunsChangedSince(options.db.knex, ['cancelled', 'abandoned'], since)) {
+    if (Date.parse(run.updatedAt) > cutoff) continue;
+    if ((await executionState(options.client, run.id)) !== 'running') continue;
+    if (run.status === 'cancelled') await runs.cancel(run.id, 'reconciler');
+    else await runs.terminate(run.id, 'abandoned (stopped by the reconciler)');
+    repairs.push({
+      runId: run.id,
+      was: run.status,
+      action: 'stopped',
+      reason: 'its execution was still running',
+    });
   }
   return repairs;
 }

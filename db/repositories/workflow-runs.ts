@@ -224,3 +224,15 @@ export async function listPendingRunsSince(knex: Knex, cutoffIso: string): Promi
     .select('id')) as Array<{ id: string }>;
   return rows.map((row) => row.id);
 }
+
+/** Runs in one of `statuses` whose row changed since `sinceIso` (recently stopped runs). */
+export async function listRunsChangedSince(
+  knex: Knex,
+  statuses: readonly RunStatus[],
+  sinceIso: string,
+): Promise<WorkflowRun[]> {
+  const rows = await knex<RunRow>('workflow_runs')
+    .whereIn('status', statuses)
+    .andWhere('updated_at', '>=', sinceIso);
+  return rows.map(fromRow);
+}

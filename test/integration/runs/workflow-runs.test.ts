@@ -10,7 +10,7 @@ import { testServiceContext } from '../../support/service-context.js';
 import { startTestWorkers, type RunningTestWorkers } from '../../support/temporal.js';
 import { makeTempDir } from '../../support/temp-dirs.js';
 import YAML from 'yaml';
-import { createRun } from '../../../db/repositories/workflow-runs.js';
+import { createRun, transitionRun } from '../../../db/repositories/workflow-runs.js';
 import { reconcileRuns } from '../../../worker/run-reconciler.js';
 import { searchAttributesRegistered } from '../../../worker/temporal/search-attributes.js';
 import { RUN_STATUS_ATTRIBUTE, WORKFLOW_NAME_ATTRIBUTE } from '../../../domain/runs/run-search-attributes.js';
@@ -351,7 +351,7 @@ for (const kind of databaseKinds()) {
       expect(byWorker.body.run.runId).to.equal(run.runId);
     });
 
-    it('reconciles: starts a run whose execution never started, fails one whose execution is gone', async () => {
+    it('reconciles: starts a run that never started, fails one whose execution is gone, stops one that outlived its cancel', async () => {
       const conversation = await codebaseConversation();
       const reconcile = () =>
         reconcileRuns({
@@ -374,13 +374,23 @@ for (const kind of databaseKinds()) {
         .getHandle(`run-${paused.runId}`)
         .terminate('lost in an accident');
 
+      // Cancelled in the database, but the signal never reached the execution.
+      const unstopped = await start('slow', conversation.id);
+      await conversation.stream.waitFor(
+        (frame) => frame.data.type === 'node_started' && frame.data.runId === unstopped.runId,
+        60_000,
+      );
+      await transitionRun(test.db.knex, unstopped.runId, ['running'], 'cancelled');
+
       const repairs = await reconcile();
       expect(repairs.map((repair) => [repair.runId, repair.action]).sort()).to.deep.equal(
         [
           [orphan.id, 'started'],
           [paused.runId, 'failed'],
+          [unstopped.runId, 'stopped'],
         ].sort(),
       );
+      await workers.temporal.client.workflow.getHandle(`run-${unstopped.runId}`).result();
       await runEnd(conversation.stream, orphan.id);
       const { run, events } = await detail(paused.runId);
       expect(run.status).to.equal('failed');

@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { cpus, hostname } from 'node:os';
 import { freePort } from '../worker/temporal/ports.js';
-import { spawnCairn, waitForOk } from '../test/support/cairn-process.js';
+import { spawnCairn, standaloneCairnEnv, waitForOk } from '../test/support/cairn-process.js';
 import { fakeAssistants } from '../test/support/fake-assistants.js';
 import { openSse, type SseConnection } from '../test/support/sse-client.js';
 import { makeTempDir, makeTempHome } from '../test/support/temp-dirs.js';
@@ -99,15 +99,7 @@ const home = makeTempHome();
 const cwd = makeTempDir();
 const fakes = fakeAssistants();
 const port = await freePort();
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  ...fakes.env,
-  CAIRN_HOME: home.home,
-  PORT: String(port),
-  LOG_LEVEL: 'warn',
-};
-delete env.TEMPORAL_ADDRESS;
-delete env.DATABASE_URL;
+const env = standaloneCairnEnv(home.home, port, fakes.env);
 const cairn = spawnCairn(['start'], { env, cwd: cwd.path });
 try {
   const base = `http://127.0.0.1:${port}`;

@@ -1,7 +1,11 @@
 import type { Knex } from 'knex';
 import { appendEvent } from '../../db/repositories/events.js';
 import { appendMessage, type MessageRole } from '../../db/repositories/messages.js';
-import { clipToolText, type ConversationEventType } from '../../domain/conversations/conversation-events.js';
+import {
+  clipToolText,
+  toolText,
+  type ConversationEventType,
+} from '../../domain/conversations/conversation-events.js';
 import type { AssistantChunk } from '../assistants/types.js';
 import { asTurnOwner, type TurnOwner } from './turn-state.js';
 
@@ -17,15 +21,6 @@ export interface TurnRecorderOptions {
 }
 
 const DEFAULT_COALESCE_MS = 30;
-
-function stringify(value: unknown): string {
-  if (typeof value === 'string') return value;
-  try {
-    return JSON.stringify(value) ?? '';
-  } catch {
-    return String(value);
-  }
-}
 
 /**
  * Turns an assistant's chunks into stored messages (each pointing at the user message) and
@@ -69,7 +64,7 @@ export class TurnRecorder {
           this.store(trx, 'tool', chunk.name, 'tool_call', {
             toolCallId: chunk.toolCallId,
             name: chunk.name,
-            input: clipToolText(stringify(chunk.input)),
+            input: clipToolText(toolText(chunk.input)),
           }),
         );
         return;

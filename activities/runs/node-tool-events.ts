@@ -1,19 +1,10 @@
 import type { Knex } from 'knex';
-import { clipToolText } from '../../domain/conversations/conversation-events.js';
+import { clipToolText, toolText } from '../../domain/conversations/conversation-events.js';
 import type { NodeExecution } from '../../domain/runs/run-contract.js';
 import type { AssistantChunk } from '../assistants/types.js';
 import { recordRunEvent } from './run-journal.js';
 
 type ToolChunk = Extract<AssistantChunk, { kind: 'tool_call' | 'tool_result' }>;
-
-function stringify(value: unknown): string {
-  if (typeof value === 'string') return value;
-  try {
-    return JSON.stringify(value) ?? '';
-  } catch {
-    return String(value);
-  }
-}
 
 /**
  * Records an assistant node's tool calls and their results as run events, so they show in the
@@ -41,7 +32,7 @@ export class NodeToolRecorder {
         payload: {
           toolCallId: chunk.toolCallId,
           name: chunk.name,
-          input: clipToolText(stringify(chunk.input)),
+          input: clipToolText(toolText(chunk.input)),
         },
       });
       return;

@@ -26,3 +26,13 @@ export function clipToolText(text: string): string {
     ? text
     : `${text.slice(0, MAX_TOOL_TEXT)}\n… [${text.length - MAX_TOOL_TEXT} more characters cut]`;
 }
+
+/** A tool's input as text for a message or an event: JSON for values, as is for text. */
+export function toolText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return String(value);
+  }
+}

@@ -1,25 +1,15 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { openDatabase, type Database } from '../../db/connection.js';
 import { DEFAULT_TASK_QUEUE } from '../../domain/task-queues.js';
 import { conversationWorkflowId } from '../../domain/conversations/conversation-workflow.js';
-import { spawnCairn, type CairnProcess } from '../support/cairn-process.js';
+import { spawnCairn, waitForOutput, type CairnProcess } from '../support/cairn-process.js';
 import { startTestCoreApp, type TestCoreApp } from '../support/core-app.js';
 import { fakeAssistants } from '../support/fake-assistants.js';
 import { openSse } from '../support/sse-client.js';
 import { testServiceContext } from '../support/service-context.js';
 import { makeTempDir, makeTempHome } from '../support/temp-dirs.js';
 import { testTemporal } from '../support/temporal.js';
-
-async function waitForOutput(process: CairnProcess, text: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!process.output().includes(text)) {
-    if (Date.now() > deadline) throw new Error(`no "${text}" within ${timeoutMs} ms:\n${process.output()}`);
-    if (process.child.exitCode !== null) throw new Error(`exited early:\n${process.output()}`);
-    await sleep(100);
-  }
-}
 
 describe('a worker killed in the middle of a turn', function () {
   this.timeout(5 * 60_000);

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { openDatabase, type Database } from '../../db/connection.js';
 import { DEFAULT_TASK_QUEUE } from '../../domain/task-queues.js';
 import { runWorkflowId } from '../../domain/runs/run-contract.js';
-import { spawnCairn, type CairnProcess } from '../support/cairn-process.js';
+import { spawnCairn, waitForOutput, type CairnProcess } from '../support/cairn-process.js';
 import { startTestCoreApp, type TestCoreApp } from '../support/core-app.js';
 import { fakeAssistants } from '../support/fake-assistants.js';
 import { makeTempRepo } from '../support/git-repos.js';
@@ -18,15 +18,6 @@ interface RunEvent {
   type: string;
   nodeId: string | null;
   payload: Record<string, unknown>;
-}
-
-async function waitForOutput(process: CairnProcess, text: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!process.output().includes(text)) {
-    if (Date.now() > deadline) throw new Error(`no "${text}" within ${timeoutMs} ms:\n${process.output()}`);
-    if (process.child.exitCode !== null) throw new Error(`exited early:\n${process.output()}`);
-    await sleep(100);
-  }
 }
 
 async function waitForFile(path: string, timeoutMs: number): Promise<void> {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { freePort } from '../../worker/temporal/ports.js';
-import { spawnCairn, waitForOk, type CairnProcess } from '../support/cairn-process.js';
+import { spawnCairn, standaloneCairnEnv, waitForOk, type CairnProcess } from '../support/cairn-process.js';
 import { fakeAssistants } from '../support/fake-assistants.js';
 import { makeTempRepo } from '../support/git-repos.js';
 import { makeTempDir, makeTempHome } from '../support/temp-dirs.js';
@@ -28,15 +28,7 @@ describe('a paused run across a restart of the whole service (API, worker and Te
     const fakes = fakeAssistants();
     const repo = makeTempRepo({ files: { '.cairn/workflows/gated.yaml': GATED } });
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      ...fakes.env,
-      CAIRN_HOME: home.home,
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-    };
-    delete env.TEMPORAL_ADDRESS;
-    delete env.DATABASE_URL;
+    const env = standaloneCairnEnv(home.home, port, fakes.env);
     const base = `http://127.0.0.1:${port}`;
     let cairn: CairnProcess | undefined;
     const start = async () => {

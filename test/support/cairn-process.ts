@@ -65,3 +65,34 @@ export async function runCairn(
   const code = await process.exited;
   return { code, output: process.output() };
 }
+
+/**
+ * The environment of a standalone `cairn start` for a test or benchmark: its own home and port,
+ * the embedded Temporal server and SQLite (whatever the calling shell says).
+ */
+export function standaloneCairnEnv(
+  home: string,
+  port: number,
+  extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...extra,
+    CAIRN_HOME: home,
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+  };
+  delete env.TEMPORAL_ADDRESS;
+  delete env.DATABASE_URL;
+  return env;
+}
+
+/** Waits until the process has printed `text`, failing early if it exits. */
+export async function waitForOutput(process: CairnProcess, text: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!process.output().includes(text)) {
+    if (Date.now() > deadline) throw new Error(`no "${text}" within ${timeoutMs} ms:\n${process.output()}`);
+    if (process.child.exitCode !== null) throw new Error(`exited early:\n${process.output()}`);
+    await sleep(100);
+  }
+}

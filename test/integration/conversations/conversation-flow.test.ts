@@ -9,6 +9,7 @@ import { openSse, type SseConnection, type SseFrame } from '../../support/sse-cl
 import { testServiceContext } from '../../support/service-context.js';
 import { startTestWorkers, type RunningTestWorkers } from '../../support/temporal.js';
 import { makeTempDir } from '../../support/temp-dirs.js';
+import { jsonClient } from '../../support/json-client.js';
 import { conversationWorkflowId } from '../../../domain/conversations/conversation-workflow.js';
 import { appendMessage } from '../../../db/repositories/messages.js';
 import { sweepOpenTurns } from '../../../worker/turn-sweeper.js';
@@ -69,19 +70,7 @@ for (const kind of databaseKinds()) {
       home.cleanup();
     });
 
-    async function call<T>(
-      method: string,
-      path: string,
-      body?: unknown,
-    ): Promise<{ status: number; body: T }> {
-      const response = await fetch(`${app.url}${path}`, {
-        method,
-        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
-    }
+    const call = jsonClient(() => app.url);
 
     async function newConversation(body: Record<string, unknown> = {}) {
       const created = await call<{ id: string; platform_conversation_id: string }>(

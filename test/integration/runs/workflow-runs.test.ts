@@ -9,6 +9,7 @@ import { openSse, type SseConnection } from '../../support/sse-client.js';
 import { testServiceContext } from '../../support/service-context.js';
 import { startTestWorkers, type RunningTestWorkers } from '../../support/temporal.js';
 import { makeTempDir } from '../../support/temp-dirs.js';
+import { jsonClient } from '../../support/json-client.js';
 import YAML from 'yaml';
 import { createRun, transitionRun } from '../../../db/repositories/workflow-runs.js';
 import { reconcileRuns } from '../../../worker/run-reconciler.js';
@@ -124,20 +125,7 @@ for (const kind of databaseKinds()) {
       home.cleanup();
     });
 
-    async function call<T>(
-      method: string,
-      path: string,
-      body?: unknown,
-    ): Promise<{ status: number; body: T }> {
-      const response = await fetch(`${app.url}${path}`, {
-        method,
-        headers:
-          body === undefined ? {} : { 'Content-Type': 'application/json', 'X-Forwarded-User': 'reviewer' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
-    }
+    const call = jsonClient(() => app.url, { 'X-Forwarded-User': 'reviewer' });
 
     async function codebaseConversation() {
       const codebase = await call<{ id: string }>('POST', '/api/codebases', { path: repo.path });

@@ -9,6 +9,7 @@ import { startTestCoreApp, type TestCoreApp } from '../../support/core-app.js';
 import { makeTempRepo, type TempRepo } from '../../support/git-repos.js';
 import { testServiceContext } from '../../support/service-context.js';
 import { makeTempDir } from '../../support/temp-dirs.js';
+import { jsonClient } from '../../support/json-client.js';
 
 interface Lookup {
   workflow: { name: string; description?: string };
@@ -59,19 +60,7 @@ for (const kind of databaseKinds()) {
       home.cleanup();
     });
 
-    async function call<T>(
-      method: string,
-      path: string,
-      body?: unknown,
-    ): Promise<{ status: number; body: T }> {
-      const response = await fetch(`${app.url}${path}`, {
-        method,
-        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
-    }
+    const call = jsonClient(() => app.url);
 
     const cwd = () => `cwd=${encodeURIComponent(repo.path)}`;
     const projectFile = (name: string, content: string | Buffer) => {

@@ -17,11 +17,18 @@ export function createCoreActivities(deps: ActivityDependencies) {
     ...createCleanupActivities(deps),
     ...createConversationActivities(deps),
     ...createRunActivities(deps),
-    ...createNodeActivities(deps),
   };
 }
 
 /** Activities served on the assistant task queue (bounded by the conversation limit). */
 export function createAssistantActivities(deps: ActivityDependencies) {
-  return { ...createSystemActivities(deps), ...createTurnActivities(deps), ...createNodeActivities(deps) };
+  const { runAssistantNode } = createNodeActivities(deps);
+  return { ...createSystemActivities(deps), ...createTurnActivities(deps), runAssistantNode };
+}
+
+/** The slower steps of workflow runs (preparing the worktree, bash nodes), on a queue of their own. */
+export function createNodeQueueActivities(deps: ActivityDependencies) {
+  const { runBashNode } = createNodeActivities(deps);
+  const { prepareRun } = createRunActivities(deps);
+  return { ...createSystemActivities(deps), runBashNode, prepareRun };
 }

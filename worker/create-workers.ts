@@ -1,7 +1,8 @@
 import { Worker, type NativeConnection } from '@temporalio/worker';
-import { assistantQueueFor } from '../domain/task-queues.js';
+import { assistantQueueFor, nodeQueueFor } from '../domain/task-queues.js';
 import {
   createAssistantActivities,
+  createNodeQueueActivities,
   createCoreActivities,
   type ActivityDependencies,
 } from '../activities/index.js';
@@ -26,7 +27,10 @@ export interface WorkerSet {
   shutdown(): void;
 }
 
-/** The core worker (workflows and short activities) and the assistant worker (sessions). */
+/** Bash nodes running at once in one worker process. */
+const MAX_PARALLEL_BASH_NODES = 20;
+
+/** The core worker (workflows and short activities), the assistant worker (sessions) and the node worker (bash nodes). */
 export async function createWorkers(options: WorkerSetOptions): Promise<WorkerSet> {
   const grace = options.shutdownGraceTime ?? '30 seconds';
   const core = await Worker.create({
@@ -45,7 +49,15 @@ export async function createWorkers(options: WorkerSetOptions): Promise<WorkerSe
     maxConcurrentActivityTaskExecutions: options.maxConcurrentAssistantSessions,
     shutdownGraceTime: grace,
   });
-  const workers = [core, assistant];
+  const nodes = await Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: nodeQueueFor(options.taskQueue),
+    activities: createNodeQueueActivities(options.dependencies),
+    maxConcurrentActivityTaskExecutions: MAX_PARALLEL_BASH_NODES,
+    shutdownGraceTime: grace,
+  });
+  const workers = [core, assistant, nodes];
   return {
     workers,
     async run() {

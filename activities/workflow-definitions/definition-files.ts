@@ -33,9 +33,13 @@ export function checkDefinition(definition: unknown) {
   return validateWorkflowDefinition(definition, { checkSchema: outputFormatProblem });
 }
 
-type FileResult = { entry: WorkflowEntry } | { error: DefinitionFileError };
+export type FileResult = { entry: WorkflowEntry } | { error: DefinitionFileError };
 
-async function readDefinitionFile(path: string, filename: string, source: ItemSource): Promise<FileResult> {
+export async function readDefinitionFile(
+  path: string,
+  filename: string,
+  source: ItemSource,
+): Promise<FileResult> {
   let data: Record<string, unknown>;
   try {
     const text = readYamlText(path, MAX_DEFINITION_BYTES);

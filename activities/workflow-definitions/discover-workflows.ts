@@ -1,6 +1,13 @@
 import { join } from 'node:path';
 import { BUNDLED_WORKFLOWS_DIR, PROJECT_WORKFLOWS_FOLDER } from './bundled-library.js';
-import { readDefinitionFolder, type DefinitionFileError, type WorkflowEntry } from './definition-files.js';
+import { existsSync } from 'node:fs';
+import {
+  readDefinitionFile,
+  readDefinitionFolder,
+  type DefinitionFileError,
+  type WorkflowEntry,
+} from './definition-files.js';
+import type { ItemSource } from './bundled-library.js';
 
 export interface WorkflowDiscoveryOptions {
   /** A registered codebase checkout or one of its worktrees; undefined: bundled workflows only. */
@@ -36,11 +43,41 @@ export async function discoverWorkflows(options: WorkflowDiscoveryOptions): Prom
   return { workflows, errors: [...bundled.errors, ...project.errors] };
 }
 
-/** One workflow by name, as discovery would find it. */
+/** A valid definition named `name` in `<folder>/<name>.yaml|yml`, the usual place for it. */
+async function byFileName(
+  folder: string,
+  name: string,
+  source: ItemSource,
+  prefix: string,
+): Promise<WorkflowEntry | undefined> {
+  for (const extension of ['yaml', 'yml']) {
+    const file = `${name}.${extension}`;
+    const path = join(folder, file);
+    if (!existsSync(path)) continue;
+    const result = await readDefinitionFile(path, `${prefix}${file}`, source);
+    if ('entry' in result && result.entry.name === name) return result.entry;
+  }
+  return undefined;
+}
+
+/**
+ * One workflow by name, as discovery would find it. The file named after it is read first, so
+ * starting a run does not parse and validate every definition; a workflow whose file is named
+ * otherwise is still found by full discovery.
+ */
 export async function findWorkflow(
   name: string,
   options: WorkflowDiscoveryOptions,
 ): Promise<WorkflowEntry | undefined> {
+  if (options.cwd) {
+    const project = await byFileName(
+      join(options.cwd, PROJECT_WORKFLOWS_FOLDER),
+      name,
+      'project',
+      `${PROJECT_WORKFLOWS_FOLDER}/`,
+    );
+    if (project) return project;
+  }
   const { workflows } = await discoverWorkflows(options);
   return workflows.find((entry) => entry.name === name);
 }

@@ -1,5 +1,5 @@
 import { scrubCredentials } from './credentials.js';
-import { runInProcessGroup, type GroupRunEnd } from './process-group.js';
+import { runInProcessGroup, type ProcessRunEnd } from '../processes/run-process-group.js';
 
 export interface RunGitOptions {
   cwd: string;
@@ -77,7 +77,7 @@ function gitEnvironment(extra: Record<string, string> | undefined): NodeJS.Proce
   return { ...env, GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never', LC_ALL: 'C', ...extra };
 }
 
-function failureDetail(end: GroupRunEnd, timeoutMs: number): string {
+function failureDetail(end: ProcessRunEnd, timeoutMs: number): string {
   switch (end.outcome) {
     case 'exited':
       return `exit ${end.exitCode}`;
@@ -111,14 +111,15 @@ export async function runGit(args: readonly string[], options: RunGitOptions): P
     env: gitEnvironment(options.env),
     signal: options.signal,
     timeoutMs,
-    maxOutputBytes: MAX_OUTPUT_BYTES,
+    maxStdoutBytes: MAX_OUTPUT_BYTES,
+    stderrTailBytes: MAX_OUTPUT_BYTES,
   });
   if (end.outcome === 'exited' && end.exitCode === 0) return end.stdout;
   const exitCode = end.outcome === 'exited' ? end.exitCode : null;
   throw new GitError(
     scrub(displayCommand(args)),
     exitCode,
-    scrub(end.stderr.trim()),
+    scrub(end.stderrTail.trim()),
     scrub(failureDetail(end, timeoutMs)),
   );
 }

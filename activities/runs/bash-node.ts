@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { BashNodeInput, NodeOutcome } from '../../domain/runs/run-contract.js';
 import { baseSubprocessEnv } from '../assistants/subprocess-env.js';
 import type { ActivityDependencies } from '../index.js';
-import { runScriptProcess, type ScriptRunEnd } from './node-process.js';
+import { runInProcessGroup, type ProcessRunEnd } from '../processes/run-process-group.js';
 import {
   DEFAULT_NODE_TIMEOUT_MS,
   formatDuration,
@@ -42,7 +42,7 @@ function withStderr(reason: string, stderrTail: string): string {
 }
 
 /** Why the script failed, or undefined when it exited 0. */
-function failureOf(end: ScriptRunEnd, timeoutMs: number): string | undefined {
+function failureOf(end: ProcessRunEnd, timeoutMs: number): string | undefined {
   switch (end.outcome) {
     case 'exited':
       return end.exitCode === 0 ? undefined : withStderr(`exit code ${end.exitCode}`, end.stderrTail);
@@ -90,9 +90,9 @@ export async function runBashNode(deps: ActivityDependencies, input: BashNodeInp
   }
   const timeoutMs = input.timeoutMs ?? DEFAULT_NODE_TIMEOUT_MS;
   const stopHeartbeats = keepHeartbeating(context);
-  let end: ScriptRunEnd;
+  let end: ProcessRunEnd;
   try {
-    end = await runScriptProcess('bash', ['-euo', 'pipefail', '-c', input.script, 'bash'], {
+    end = await runInProcessGroup('bash', ['-euo', 'pipefail', '-c', input.script, 'bash'], {
       cwd: input.cwd,
       env: bashNodeEnv(deps.env, input.env),
       signal: context.cancellationSignal,

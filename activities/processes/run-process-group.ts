@@ -1,10 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
-import { killProcessGroup, signalGroup, spawnProcessGroup } from '../processes/process-groups.js';
+import { killProcessGroup, signalGroup, spawnProcessGroup } from './process-groups.js';
 
-export interface ScriptRunOptions {
+export interface ProcessRunOptions {
   cwd: string;
-  env: Record<string, string>;
-  signal: AbortSignal;
+  env: NodeJS.ProcessEnv | Record<string, string>;
+  signal?: AbortSignal;
   timeoutMs: number;
   /** More standard output than this stops the script. */
   maxStdoutBytes: number;
@@ -12,7 +12,7 @@ export interface ScriptRunOptions {
   stderrTailBytes: number;
 }
 
-export type ScriptRunEnd =
+export type ProcessRunEnd =
   | { outcome: 'exited'; exitCode: number; stdout: string; stderrTail: string }
   | { outcome: 'signalled'; signal: string; stdout: string; stderrTail: string }
   | { outcome: 'aborted' | 'timed_out' | 'output_too_large'; stdout: string; stderrTail: string }
@@ -22,16 +22,16 @@ export type ScriptRunEnd =
 const PIPE_DRAIN_MS = 2_000;
 
 /**
- * Runs `command` as the leader of its own process group, with no stdin. A timeout, an abort or
+ * Runs `command` (git, a node's bash script) as the leader of its own process group, with no stdin. A timeout, an abort or
  * too much output stops the whole group (SIGTERM, then SIGKILL); so does the script's own end,
  * since a node's background helpers must not outlive it (nor hold its output pipes open).
  * Always resolves.
  */
-export function runScriptProcess(
+export function runInProcessGroup(
   command: string,
   args: readonly string[],
-  options: ScriptRunOptions,
-): Promise<ScriptRunEnd> {
+  options: ProcessRunOptions,
+): Promise<ProcessRunEnd> {
   return new Promise((resolve) => {
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
@@ -60,8 +60,8 @@ export function runScriptProcess(
       return;
     }
     const timer = setTimeout(() => stop('timed_out'), options.timeoutMs);
-    options.signal.addEventListener('abort', onAbort, { once: true });
-    if (options.signal.aborted) stop('aborted');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.signal?.aborted) stop('aborted');
 
     child.stdout?.on('data', (chunk: Buffer) => {
       if (stopReason === 'output_too_large') return;
@@ -90,7 +90,7 @@ export function runScriptProcess(
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       clearTimeout(drainTimer);
-      options.signal.removeEventListener('abort', onAbort);
+      options.signal?.removeEventListener('abort', onAbort);
       const output = {
         stdout: Buffer.concat(stdout).toString('utf8'),
         // A tail cut inside a multi-byte character starts with U+FFFD: drop it.

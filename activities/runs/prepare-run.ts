@@ -1,8 +1,9 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { EffectiveConfig } from '../../config/config-types.js';
 import { loadConfig } from '../../config/load-config.js';
-import { findCodebase } from '../../db/repositories/codebases.js';
+import { findCodebase, type Codebase } from '../../db/repositories/codebases.js';
 import { findConversation } from '../../db/repositories/conversations.js';
 import { listRunEvents } from '../../db/repositories/run-events.js';
 import { findRun } from '../../db/repositories/workflow-runs.js';
@@ -11,6 +12,7 @@ import type { WorkflowDefinition } from '../../domain/workflow-definitions/types
 import type { NodeResult, RunContext } from '../../domain/runs/run-contract.js';
 import { workspaceAt } from '../codebase-registration/workspace.js';
 import { gitCredentialsFor } from '../git/credentials.js';
+import { resolveBaseBranch } from '../git/base-branch.js';
 import { ensureWorktree } from '../git/worktrees.js';
 import { BUNDLED_SCRIPTS_DIR } from '../workflow-definitions/bundled-library.js';
 import { discoverCommands } from '../workflow-definitions/discover-commands.js';
@@ -70,10 +72,69 @@ async function commandBodies(definition: WorkflowDefinition, cwd: string, deps: 
   return bodies;
 }
 
+interface RunPlace {
+  cwd: string;
+  baseBranch: string | undefined;
+}
+
+/** The run's own worktree of the codebase; a run never falls back to the user's checkout. */
+async function runWorktree(
+  deps: ActivityDependencies,
+  runId: string,
+  codebase: Codebase,
+  definition: WorkflowDefinition,
+  config: EffectiveConfig,
+): Promise<RunPlace> {
+  try {
+    const { environment } = await ensureWorktree({
+      db: deps.db,
+      codebaseId: codebase.id,
+      sourcePath: codebase.sourcePath,
+      worktreesRoot: workspaceAt(dirname(codebase.sourcePath)).worktrees,
+      kind: 'run',
+      key: runId,
+      configuredBaseBranch: config.worktree.baseBranch,
+      usesBaseBranchVariable: usesBaseBranch(definition),
+      copyFiles: config.worktree.copyFiles,
+      credentials: codebase.url ? gitCredentialsFor(codebase.url, deps.environment) : undefined,
+      logger: deps.logger,
+    });
+    await deps.db
+      .knex('workflow_runs')
+      .where({ id: runId })
+      .update({ isolation_environment_id: environment.id });
+    return { cwd: environment.path, baseBranch: environment.baseBranch ?? undefined };
+  } catch (error) {
+    refuse(`The run's worktree could not be made: ${(error as Error).message}`);
+  }
+}
+
+/** `isolation: none`: the codebase's own checkout, as it is; the base branch only when asked for. */
+async function sharedCheckout(
+  deps: ActivityDependencies,
+  codebase: Codebase,
+  definition: WorkflowDefinition,
+  config: EffectiveConfig,
+): Promise<RunPlace> {
+  if (!usesBaseBranch(definition)) return { cwd: codebase.sourcePath, baseBranch: undefined };
+  try {
+    const base = await resolveBaseBranch({
+      repoPath: codebase.sourcePath,
+      configuredBaseBranch: config.worktree.baseBranch,
+      usesBaseBranchVariable: true,
+      credentials: codebase.url ? gitCredentialsFor(codebase.url, deps.environment) : undefined,
+    });
+    return { cwd: codebase.sourcePath, baseBranch: base.branch };
+  } catch (error) {
+    refuse(`The run's base branch could not be resolved: ${(error as Error).message}`);
+  }
+}
+
 /**
- * Everything a run needs, fixed at its start: the definition it was started with, its own
- * worktree of the conversation's codebase (never the user's checkout), the artifacts folder,
- * the base branch, and the command files its nodes name.
+ * Everything a run needs, fixed at its start: the definition it was started with, where it
+ * works (its own worktree of the conversation's codebase, never the user's checkout unless the
+ * workflow says `isolation: none`), the artifacts folder, the base branch, and the command files
+ * its nodes name.
  */
 export async function prepareRun(deps: ActivityDependencies, runId: string): Promise<PreparedRun> {
   const { knex } = deps.db;
@@ -85,9 +146,8 @@ export async function prepareRun(deps: ActivityDependencies, runId: string): Pro
   const conversation = run.conversationId ? await findConversation(knex, run.conversationId) : undefined;
   const codebase = conversation?.codebaseId ? await findCodebase(knex, conversation.codebaseId) : undefined;
 
-  let cwd: string;
+  let place: RunPlace;
   let artifactsDir: string;
-  let baseBranch: string | undefined;
   let docsDir = 'docs/';
   if (codebase) {
     const config = loadConfig({
@@ -95,35 +155,18 @@ export async function prepareRun(deps: ActivityDependencies, runId: string): Pro
       environment: deps.environment,
       logger: deps.logger,
       repoPath: codebase.sourcePath,
-    });
-    docsDir = config.effective.docs.path;
-    const workspace = workspaceAt(dirname(codebase.sourcePath));
-    try {
-      const { environment } = await ensureWorktree({
-        db: deps.db,
-        codebaseId: codebase.id,
-        sourcePath: codebase.sourcePath,
-        worktreesRoot: workspace.worktrees,
-        kind: 'run',
-        key: runId,
-        configuredBaseBranch: config.effective.worktree.baseBranch,
-        usesBaseBranchVariable: usesBaseBranch(definition),
-        copyFiles: config.effective.worktree.copyFiles,
-        credentials: codebase.url ? gitCredentialsFor(codebase.url, deps.environment) : undefined,
-        logger: deps.logger,
-      });
-      await knex('workflow_runs').where({ id: runId }).update({ isolation_environment_id: environment.id });
-      cwd = environment.path;
-      baseBranch = environment.baseBranch ?? undefined;
-    } catch (error) {
-      refuse(`The run's worktree could not be made: ${(error as Error).message}`);
-    }
-    artifactsDir = join(workspace.artifacts, runId);
+    }).effective;
+    docsDir = config.docs.path;
+    place =
+      definition.isolation === 'none'
+        ? await sharedCheckout(deps, codebase, definition, config)
+        : await runWorktree(deps, runId, codebase, definition, config);
+    artifactsDir = join(workspaceAt(dirname(codebase.sourcePath)).artifacts, runId);
   } else {
     // No codebase: the run gets a scratch folder of its own.
-    cwd = join(deps.home, 'runs', runId, 'work');
+    place = { cwd: join(deps.home, 'runs', runId, 'work'), baseBranch: undefined };
     artifactsDir = join(deps.home, 'runs', runId, 'artifacts');
-    mkdirSync(cwd, { recursive: true });
+    mkdirSync(place.cwd, { recursive: true });
   }
   mkdirSync(artifactsDir, { recursive: true });
   const context: RunContext = {
@@ -132,12 +175,12 @@ export async function prepareRun(deps: ActivityDependencies, runId: string): Pro
     codebaseId: codebase?.id ?? null,
     definition,
     message: run.message ?? '',
-    cwd,
+    cwd: place.cwd,
     artifactsDir,
     docsDir,
-    baseBranch,
+    baseBranch: place.baseBranch,
     scriptsDir: BUNDLED_SCRIPTS_DIR,
-    commands: await commandBodies(definition, cwd, deps),
+    commands: await commandBodies(definition, place.cwd, deps),
   };
   return { context, completed: await completedNodes(deps, runId) };
 }

@@ -15,6 +15,10 @@ export const TRIGGER_RULES = ['all_success', 'one_success', 'all_done'] as const
 export type TriggerRule = (typeof TRIGGER_RULES)[number];
 
 export const NODE_KINDS = ['prompt', 'command', 'bash', 'approval'] as const;
+
+/** Where a run works: its own worktree (the default), or the codebase's own checkout. */
+export const ISOLATION_MODES = ['worktree', 'none'] as const;
+export type IsolationMode = (typeof ISOLATION_MODES)[number];
 export type NodeKind = (typeof NODE_KINDS)[number];
 
 /** A JSON Schema, as written under `output_format`. */
@@ -54,6 +58,7 @@ export interface WireWorkflowDefinition {
   description?: string;
   provider?: Provider;
   model?: string;
+  isolation?: IsolationMode;
   nodes: WireNode[];
 }
 
@@ -129,6 +134,8 @@ export interface WorkflowDefinition {
   description?: string;
   provider?: Provider;
   model?: string;
+  /** `none`: runs work in the codebase's own checkout instead of a worktree of their own. */
+  isolation: IsolationMode;
   /** In the order written; ids are unique and the graph has no cycles. */
   nodes: WorkflowNode[];
 }

@@ -5,10 +5,13 @@
 import { checkKeys, describeType, ErrorList, field, has, isMapping, quote } from './checks.js';
 import { checkGraph } from './validate-graph.js';
 import { checkNode, type NodeCheckOptions, type NodeDraft } from './validate-node.js';
+import { oneOf } from './validate-fields.js';
 import {
+  ISOLATION_MODES,
   MAX_NODES,
   PROVIDERS,
   WORKFLOW_NAME_PATTERN,
+  type IsolationMode,
   type Provider,
   type WorkflowDefinition,
 } from './types.js';
@@ -18,7 +21,7 @@ export type { NodeCheckOptions as ValidationOptions } from './validate-node.js';
 export type ValidationResult =
   { valid: true; definition: WorkflowDefinition } | { valid: false; errors: string[] };
 
-const TOP_KEYS = ['name', 'description', 'provider', 'model', 'nodes'] as const;
+const TOP_KEYS = ['name', 'description', 'provider', 'model', 'isolation', 'nodes'] as const;
 
 function checkName(input: Record<string, unknown>, errors: ErrorList): string | undefined {
   const name = field(input, 'name');
@@ -43,11 +46,12 @@ function optionalText(input: Record<string, unknown>, key: string, errors: Error
 
 function checkProvider(input: Record<string, unknown>, errors: ErrorList): Provider | undefined {
   if (!has(input, 'provider')) return undefined;
-  const value = field(input, 'provider');
-  if (typeof value === 'string' && (PROVIDERS as readonly string[]).includes(value)) return value as Provider;
-  const found = typeof value === 'string' ? quote(value) : describeType(value);
-  errors.add(`provider: must be one of ${PROVIDERS.join(', ')}, not ${found}`);
-  return undefined;
+  return oneOf(field(input, 'provider'), PROVIDERS, 'provider: ', errors);
+}
+
+function checkIsolation(input: Record<string, unknown>, errors: ErrorList): IsolationMode {
+  if (!has(input, 'isolation')) return 'worktree';
+  return oneOf(field(input, 'isolation'), ISOLATION_MODES, 'isolation: ', errors) ?? 'worktree';
 }
 
 function checkNodes(
@@ -80,6 +84,7 @@ function validate(input: unknown, options: NodeCheckOptions): ValidationResult {
   const description = optionalText(input, 'description', errors);
   const provider = checkProvider(input, errors);
   const model = optionalText(input, 'model', errors);
+  const isolation = checkIsolation(input, errors);
   const drafts = checkNodes(input, errors, options);
   if (errors.count > 0 || name === undefined) return { valid: false, errors: errors.list() };
   const definition: WorkflowDefinition = {
@@ -87,6 +92,7 @@ function validate(input: unknown, options: NodeCheckOptions): ValidationResult {
     ...(description !== undefined && { description }),
     ...(provider !== undefined && { provider }),
     ...(model !== undefined && { model }),
+    isolation,
     nodes: drafts.map((draft) => draft.node!),
   };
   return { valid: true, definition };

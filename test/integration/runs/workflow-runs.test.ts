@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
 import { startTestCoreApp, type TestCoreApp } from '../../support/core-app.js';
@@ -82,6 +82,14 @@ nodes:
       wait
 `;
 
+const IN_PLACE = `name: in-place
+isolation: none
+nodes:
+  - id: where
+    bash: |
+      printf '%s %s %s' "$(pwd -P)" "$(git rev-parse --abbrev-ref HEAD)" "$BASE_BRANCH"
+`;
+
 for (const kind of databaseKinds()) {
   describe(`workflow runs (${kind.name})`, function () {
     this.timeout(120_000);
@@ -104,6 +112,7 @@ for (const kind of databaseKinds()) {
           '.cairn/workflows/flaky.yaml': FLAKY,
           '.cairn/workflows/slow.yaml': SLOW,
           '.cairn/workflows/rework.yaml': REWORK,
+          '.cairn/workflows/in-place.yaml': IN_PLACE,
         },
       });
       const context = testServiceContext(test.db, { home: home.path, env: fakes.env });
@@ -422,6 +431,20 @@ for (const kind of databaseKinds()) {
       const pausedOnly = (await call<Dashboard>('GET', '/api/dashboard/runs?status=paused&limit=1')).body;
       expect(pausedOnly.items.map((item) => item.runId)).to.deep.equal([paused.runId]);
       await call('POST', `/api/workflows/runs/${paused.runId}/abandon`);
+    });
+
+    it('runs a workflow that opts out of isolation in the codebase checkout, making no worktree', async () => {
+      const conversation = await codebaseConversation();
+      const run = await start('in-place', conversation.id);
+      await runEnd(conversation.stream, run.runId);
+      const { run: done, events } = await detail(run.runId);
+      expect(done.status).to.equal('completed');
+      const where = events.find((event) => event.type === 'node_completed' && event.nodeId === 'where')!;
+      const branch = git(repo.path, 'rev-parse', '--abbrev-ref', 'HEAD');
+      expect(where.payload.output).to.equal(`${realpathSync(repo.path)} ${branch} ${branch}`);
+      const environments = await test.db.knex('isolation_environments').where({ kind: 'run' });
+      expect(environments).to.have.length(0);
+      expect(git(repo.path, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).to.have.length(1);
     });
 
     it('refuses bad starts: unknown workflow, missing message, unknown conversation', async () => {

@@ -22,6 +22,7 @@ describe('workflow definitions: validation', () => {
       if (!result.valid) return;
       const [plan, approve, implement, tests] = result.definition.nodes;
       expect(result.definition.name).to.equal('plan-implement-validate');
+      expect(result.definition.isolation).to.equal('worktree');
       expect(plan).to.deep.include({ id: 'plan', kind: 'prompt', dependsOn: [], triggerRule: 'all_success' });
       expect(plan).to.deep.include({
         timeoutMs: 3_600_000,
@@ -49,6 +50,7 @@ describe('workflow definitions: validation', () => {
         description: 'Everything.',
         provider: 'codex',
         model: 'gpt-5',
+        isolation: 'none',
         nodes: [
           {
             id: 'classify',
@@ -74,6 +76,7 @@ describe('workflow definitions: validation', () => {
         description: 'Everything.',
         provider: 'codex',
         model: 'gpt-5',
+        isolation: 'none',
       });
       expect(wf.nodes[0]).to.deep.include({
         kind: 'command',
@@ -156,6 +159,11 @@ describe('workflow definitions: validation', () => {
           'provider: must be one of claude, codex, not "gpt"',
           'model: must not be empty',
         ],
+      ],
+      [
+        'an unknown isolation',
+        { name: 'w', isolation: 'container', nodes: [{ id: 'a', prompt: 'x' }] },
+        ['isolation: must be one of worktree, none, not "container"'],
       ],
       ['nodes not a list', { name: 'w', nodes: { a: 1 } }, ['nodes: must be a list of nodes, not a mapping']],
       ['no nodes', { name: 'w', nodes: [] }, ['nodes: must list at least 1 node']],

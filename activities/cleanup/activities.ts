@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { RegistrationContext } from '../codebase-registration/registration-context.js';
 import { runCleanupPass, type CleanupReport } from './cleanup-pass.js';
+import { reconcileRuns, type Repair } from '../runs/reconcile-runs.js';
 
 export function createCleanupActivities(deps: RegistrationContext) {
   return {
@@ -18,6 +19,18 @@ export function createCleanupActivities(deps: RegistrationContext) {
       } finally {
         clearInterval(ticker);
       }
+    },
+
+    /** The cleanup schedule's share of run reconciliation (the worker also reconciles every minute). */
+    async reconcileRunsNow(): Promise<Repair[]> {
+      const activity = Context.current();
+      return reconcileRuns({
+        client: activity.client,
+        // Cleanup runs on the core queue, where run workflows run too.
+        taskQueue: activity.info.taskQueue,
+        db: deps.db,
+        logger: deps.logger,
+      });
     },
   };
 }

@@ -1,13 +1,29 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities } from '@temporalio/workflow';
 import type { CleanupActivities } from '../../activities/cleanup/activities.js';
 import type { CleanupReport } from '../../activities/cleanup/cleanup-pass.js';
+import type { Repair } from '../../activities/runs/reconcile-runs.js';
 
-/** One pass of the periodic cleanup; the cleanup Schedule starts it every CLEANUP_INTERVAL_HOURS. */
-export async function cleanupPass(): Promise<CleanupReport> {
+export interface CleanupPassResult extends CleanupReport {
+  /** What the pass's run reconciliation repaired (absent in passes from before it existed). */
+  reconciledRuns?: Repair[];
+}
+
+/**
+ * One pass of the periodic cleanup; the cleanup Schedule starts it every CLEANUP_INTERVAL_HOURS.
+ * After the worktrees and sessions, it reconciles runs with their Temporal executions.
+ */
+export async function cleanupPass(): Promise<CleanupPassResult> {
   const { runCleanupPass } = proxyActivities<CleanupActivities>({
     startToCloseTimeout: '1 hour',
     heartbeatTimeout: '2 minutes',
     retry: { maximumAttempts: 3, initialInterval: '30 seconds' },
   });
-  return runCleanupPass();
+  const { reconcileRunsNow } = proxyActivities<CleanupActivities>({
+    startToCloseTimeout: '15 minutes',
+    retry: { maximumAttempts: 3, initialInterval: '30 seconds' },
+  });
+  const report = await runCleanupPass();
+  // Passes in flight when this step was added finish without it.
+  if (!patched('cleanup-reconciles-runs')) return report;
+  return { ...report, reconciledRuns: await reconcileRunsNow() };
 }

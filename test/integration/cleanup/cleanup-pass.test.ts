@@ -5,7 +5,6 @@ import type { ScheduleHandle } from '@temporalio/client';
 import {
   runCleanupPass,
   SYSTEM_STREAM,
-  type CleanupReport,
   type CleanupSettings,
 } from '../../../activities/cleanup/cleanup-pass.js';
 import { reapEnvironment } from '../../../activities/cleanup/reap-environment.js';
@@ -21,6 +20,7 @@ import {
 import { createRun, transitionRun } from '../../../db/repositories/workflow-runs.js';
 import type { Codebase } from '../../../db/repositories/codebases.js';
 import { cleanupScheduleId, ensureCleanupSchedule } from '../../../worker/cleanup-schedule.js';
+import type { CleanupPassResult } from '../../../workflows/cleanup/cleanup-pass.js';
 import type { ActivityDependencies } from '../../../activities/index.js';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
 import { makeTempRepo, type TempRepo } from '../../support/git-repos.js';
@@ -212,8 +212,13 @@ for (const kind of databaseKinds()) {
       expect(existsSync(between.path)).to.equal(true);
     });
 
-    it('runs as a Temporal Schedule that fires the cleanupPass workflow', async () => {
+    it('runs as a Temporal Schedule that fires the cleanupPass workflow, which also reconciles runs', async () => {
       const stale = await worktree('scheduled', 40);
+      // Running in the database, for an hour already, with no execution anywhere.
+      const lost = await createRun(test.db.knex, { workflowName: 'assist', definition: {} });
+      await transitionRun(test.db.knex, lost.id, ['pending'], 'running');
+      const anHourAgo = new Date(Date.now() - 3_600_000).toISOString();
+      await test.db.knex('workflow_runs').where({ id: lost.id }).update({ updated_at: anHourAgo });
       await withTestWorkers(
         test.db,
         async ({ temporal, taskQueue }) => {
@@ -227,8 +232,16 @@ for (const kind of databaseKinds()) {
             expect(description.spec.intervals?.[0]?.every).to.equal(3 * 3_600_000);
             await handle.trigger();
             const workflowId = await firstWorkflowStartedBy(handle);
-            const report = (await temporal.client.workflow.getHandle(workflowId).result()) as CleanupReport;
+            const report = (await temporal.client.workflow
+              .getHandle(workflowId)
+              .result()) as CleanupPassResult;
             expect(report.removedStale).to.deep.equal([stale.id]);
+            expect(report.reconciledRuns).to.deep.equal([
+              { runId: lost.id, was: 'running', action: 'failed', reason: report.reconciledRuns![0]!.reason },
+            ]);
+            expect((await test.db.knex('workflow_runs').where({ id: lost.id }).first()).status).to.equal(
+              'failed',
+            );
             expect(await statusOf(stale.id)).to.equal('destroyed');
             expect((await readEventsAfter(test.db.knex, SYSTEM_STREAM, 0)).map((e) => e.type)).to.include(
               'cleanup_pass',

@@ -2,6 +2,7 @@ import type { ActivityDependencies } from '../index.js';
 import { prepareRun } from './prepare-run.js';
 import {
   beginRun,
+  failUnpreparedRun,
   finishRun,
   pauseAgain,
   recordNode,
@@ -19,6 +20,7 @@ export function createRunActivities(deps: ActivityDependencies) {
     pauseAgain: (ref: RunRef) => pauseAgain(deps, ref),
     recordNode: (record: NodeRecord) => recordNode(deps, record),
     finishRun: (input: Parameters<typeof finishRun>[1]) => finishRun(deps, input),
+    failUnpreparedRun: (input: { runId: string; error: string }) => failUnpreparedRun(deps, input),
   };
 }
 

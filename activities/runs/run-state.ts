@@ -87,3 +87,13 @@ export async function finishRun(
     },
   );
 }
+
+/** A run that could not be prepared fails with the reason, shown on its conversation's stream too. */
+export async function failUnpreparedRun(
+  deps: ActivityDependencies,
+  input: { runId: string; error: string },
+): Promise<boolean> {
+  const run = await findRun(deps.db.knex, input.runId);
+  const conversationId = run?.conversationId ?? null;
+  return finishRun(deps, { runId: input.runId, conversationId, end: 'failed', error: input.error });
+}

@@ -92,7 +92,7 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
       error instanceof ActivityFailure && error.cause instanceof ApplicationFailure
         ? error.cause.message
         : String(error);
-    await core.finishRun({ runId, conversationId: null, end: 'failed', error: reason });
+    await core.failUnpreparedRun({ runId, error: reason });
     return;
   }
   const context = prepared.context;

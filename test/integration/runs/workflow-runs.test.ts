@@ -447,6 +447,33 @@ for (const kind of databaseKinds()) {
       expect(git(repo.path, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).to.have.length(1);
     });
 
+    it('fails a run whose worktree cannot be made with the reason, on its stream, without running a node', async () => {
+      const broken = makeTempRepo({
+        files: {
+          '.cairn/config.yaml': 'worktree:\n  baseBranch: no-such-branch\n',
+          '.cairn/workflows/flaky.yaml': FLAKY,
+        },
+      });
+      try {
+        const codebase = await call<{ id: string }>('POST', '/api/codebases', { path: broken.path });
+        const conversation = await call<{ id: string }>('POST', '/api/conversations', {
+          codebase_id: codebase.body.id,
+        });
+        const stream = await openSse(`${app.url}/api/stream/${conversation.body.id}`, { lastEventId: 0 });
+        streams.push(stream);
+        const run = await start('flaky', conversation.body.id);
+        const failed = await runEnd(stream, run.runId);
+        expect(failed.data.type).to.equal('run_failed');
+        expect(failed.data.error).to.match(/worktree could not be made.*no-such-branch/s);
+        const { run: done, events } = await detail(run.runId);
+        expect(done.status).to.equal('failed');
+        expect(done.error).to.equal(failed.data.error);
+        expect(events.map((event) => event.type)).to.deep.equal(['run_failed']);
+      } finally {
+        broken.cleanup();
+      }
+    });
+
     it('refuses bad starts: unknown workflow, missing message, unknown conversation', async () => {
       const conversation = await codebaseConversation();
       expect(

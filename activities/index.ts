@@ -9,14 +9,16 @@ import { createNodeActivities } from './runs/node-activities.js';
 /** What activities need from the running service: the database, settings, a logger. */
 export type ActivityDependencies = RegistrationContext;
 
-/** Activities served on the core task queue. */
+/** Activities served on the core task queue, run workflows' bash nodes among them. */
 export function createCoreActivities(deps: ActivityDependencies) {
+  const { runBashNode } = createNodeActivities(deps);
   return {
     ...createSystemActivities(deps),
     ...createRegistrationActivities(deps),
     ...createCleanupActivities(deps),
     ...createConversationActivities(deps),
     ...createRunActivities(deps),
+    runBashNode,
   };
 }
 
@@ -24,11 +26,4 @@ export function createCoreActivities(deps: ActivityDependencies) {
 export function createAssistantActivities(deps: ActivityDependencies) {
   const { runAssistantNode } = createNodeActivities(deps);
   return { ...createSystemActivities(deps), ...createTurnActivities(deps), runAssistantNode };
-}
-
-/** The slower steps of workflow runs (preparing the worktree, bash nodes), on a queue of their own. */
-export function createNodeQueueActivities(deps: ActivityDependencies) {
-  const { runBashNode } = createNodeActivities(deps);
-  const { prepareRun } = createRunActivities(deps);
-  return { ...createSystemActivities(deps), runBashNode, prepareRun };
 }

@@ -2,3 +2,4 @@
 await import('./startup.js');
 await import('./conversation.js');
 await import('./runs.js');
+await import('./temporal-dispatch.js');

@@ -1,8 +1,7 @@
 import { Worker, type NativeConnection } from '@temporalio/worker';
-import { assistantQueueFor, nodeQueueFor } from '../domain/task-queues.js';
+import { assistantQueueFor } from '../domain/task-queues.js';
 import {
   createAssistantActivities,
-  createNodeQueueActivities,
   createCoreActivities,
   type ActivityDependencies,
 } from '../activities/index.js';
@@ -27,10 +26,10 @@ export interface WorkerSet {
   shutdown(): void;
 }
 
-/** Bash nodes running at once in one worker process. */
-const MAX_PARALLEL_BASH_NODES = 20;
+/** Core activities (bash nodes, worktree preparation, clones, cleanup) running at once in one worker process. */
+const MAX_CORE_ACTIVITIES = 40;
 
-/** The core worker (workflows and short activities), the assistant worker (sessions) and the node worker (bash nodes). */
+/** The core worker (workflows and their activities) and the assistant worker (sessions). */
 export async function createWorkers(options: WorkerSetOptions): Promise<WorkerSet> {
   const grace = options.shutdownGraceTime ?? '30 seconds';
   const core = await Worker.create({
@@ -39,6 +38,7 @@ export async function createWorkers(options: WorkerSetOptions): Promise<WorkerSe
     taskQueue: options.taskQueue,
     workflowBundle: options.workflowBundle,
     activities: createCoreActivities(options.dependencies),
+    maxConcurrentActivityTaskExecutions: MAX_CORE_ACTIVITIES,
     shutdownGraceTime: grace,
   });
   const assistant = await Worker.create({
@@ -49,15 +49,7 @@ export async function createWorkers(options: WorkerSetOptions): Promise<WorkerSe
     maxConcurrentActivityTaskExecutions: options.maxConcurrentAssistantSessions,
     shutdownGraceTime: grace,
   });
-  const nodes = await Worker.create({
-    connection: options.connection,
-    namespace: options.namespace,
-    taskQueue: nodeQueueFor(options.taskQueue),
-    activities: createNodeQueueActivities(options.dependencies),
-    maxConcurrentActivityTaskExecutions: MAX_PARALLEL_BASH_NODES,
-    shutdownGraceTime: grace,
-  });
-  const workers = [core, assistant, nodes];
+  const workers = [core, assistant];
   return {
     workers,
     async run() {

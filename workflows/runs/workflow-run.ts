@@ -14,7 +14,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { RUN_STATUS_ATTRIBUTE } from '../../domain/runs/run-search-attributes.js';
-import { assistantQueueFor, nodeQueueFor } from '../../domain/task-queues.js';
+import { assistantQueueFor } from '../../domain/task-queues.js';
 import {
   APPROVE_SIGNAL,
   CANCEL_SIGNAL,
@@ -62,9 +62,9 @@ type Decision = { kind: 'approve'; signal: ApproveSignal } | { kind: 'reject'; s
  */
 export async function workflowRun(input: RunWorkflowInput): Promise<void> {
   const { runId } = input;
-  // Preparing makes a git worktree: a regular activity, on the node queue with the bash nodes.
+  // Preparing makes a git worktree: a regular activity. Like bash nodes it stays on this
+  // workflow's own queue, where the server may hand it to this worker at once (eager dispatch).
   const preparation = proxyActivities<RunActivities>({
-    taskQueue: nodeQueueFor(workflowInfo().taskQueue),
     startToCloseTimeout: '10 minutes',
     retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
   });
@@ -242,7 +242,6 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
     if (node.kind === 'bash') {
       const upstream = upstreamOf(context.definition, node.id);
       const { runBashNode } = proxyActivities<NodeActivities>({
-        taskQueue: nodeQueueFor(workflowInfo().taskQueue),
         startToCloseTimeout: timeout,
         heartbeatTimeout: NODE_HEARTBEAT_TIMEOUT,
         // A cancelled run ends only once its processes are gone.

@@ -41,6 +41,20 @@ describe('docker-compose.yml', () => {
     expect(services['temporal-ui']!.environment?.TEMPORAL_ADDRESS).to.equal('temporal:7233');
   });
 
+  it('gives Temporal the dynamic config that lets bash nodes be dispatched eagerly', () => {
+    const temporal = services.temporal!;
+    const mount = temporal.volumes?.find((volume) =>
+      volume.startsWith('./deploy/temporal-dynamic-config.yaml:'),
+    );
+    expect(mount, 'dynamic config mount').to.not.equal(undefined);
+    const inContainer = mount!.split(':')[1]!;
+    expect(`/etc/temporal/${String(temporal.environment?.DYNAMIC_CONFIG_FILE_PATH)}`).to.equal(inContainer);
+    const dynamic = parse(
+      readFileSync(new URL('../../../deploy/temporal-dynamic-config.yaml', import.meta.url), 'utf8'),
+    ) as Record<string, Array<{ value: unknown }>>;
+    expect(dynamic['system.enableActivityEagerExecution']).to.deep.equal([{ value: true }]);
+  });
+
   it('splits Cairn into api and worker roles sharing Postgres and Temporal', () => {
     for (const [name, role] of [
       ['cairn-api', 'api'],

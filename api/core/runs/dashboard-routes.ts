@@ -1,5 +1,4 @@
 import {
-  decodeCursor,
   defineRoute,
   defineRoutes,
   page,
@@ -14,18 +13,14 @@ import {
   searchRuns,
 } from '../../../db/repositories/run-dashboard.js';
 import { RUN_STATUSES, type WorkflowRun } from '../../../db/repositories/workflow-runs.js';
-import { instantOf, statusesOf } from './run-read-routes.js';
+import { runFilterProperties, runFilters, type RunFilterQuery } from './run-query.js';
 import { runView } from './run-view.js';
 
 const PAGE = { default: 25, max: 200 };
 
-interface DashboardQuery {
-  status?: string;
-  since?: string;
-  until?: string;
+interface DashboardQuery extends RunFilterQuery {
   q?: string;
   limit: number;
-  cursor?: string;
 }
 
 function nodesTotal(run: WorkflowRun): number {
@@ -55,9 +50,7 @@ export function dashboardRoutes(db: Database): RouteDefinition[] {
         type: 'object',
         additionalProperties: false,
         properties: {
-          status: { type: 'string', maxLength: 200, description: 'one status or several, comma-separated' },
-          since: { type: 'string', format: 'date-time' },
-          until: { type: 'string', format: 'date-time' },
+          ...runFilterProperties,
           q: {
             type: 'string',
             maxLength: 200,
@@ -97,20 +90,10 @@ export function dashboardRoutes(db: Database): RouteDefinition[] {
         },
       },
       handler: async ({ query }) => {
-        const since = instantOf(query.since, 'since');
-        const until = instantOf(query.until, 'until');
+        const filters = runFilters(query);
+        const { since, until } = filters;
         const search = query.q?.trim() || undefined;
-        const before = query.cursor
-          ? (decodeCursor(query.cursor, ['string', 'string']) as [string, string])
-          : undefined;
-        const rows = await searchRuns(db.knex, {
-          statuses: statusesOf(query.status),
-          since,
-          until,
-          search,
-          before: before && { createdAt: before[0], id: before[1] },
-          limit: query.limit + 1,
-        });
+        const rows = await searchRuns(db.knex, { ...filters, search, limit: query.limit + 1 });
         const result = page(rows, query.limit, (run) => [run.createdAt, run.id]);
         const [ended, names, counts] = await Promise.all([
           endedNodeCounts(

@@ -1,5 +1,4 @@
 import {
-  decodeCursor,
   defineRoute,
   defineRoutes,
   HttpProblem,
@@ -11,13 +10,8 @@ import {
 import type { Database } from '../../../db/connection.js';
 import { findConversationByRef } from '../../../db/repositories/conversations.js';
 import { listRunEvents } from '../../../db/repositories/run-events.js';
-import {
-  findRun,
-  findRunByWorker,
-  listRuns,
-  RUN_STATUSES,
-  type RunStatus,
-} from '../../../db/repositories/workflow-runs.js';
+import { findRun, findRunByWorker, listRuns } from '../../../db/repositories/workflow-runs.js';
+import { runFilterProperties, runFilters, type RunFilterQuery } from './run-query.js';
 import { runEventView, runView } from './run-view.js';
 
 const PAGE = { default: 50, max: 200 };
@@ -31,37 +25,11 @@ const detailSchema = {
   },
 };
 
-interface RunListQuery {
-  status?: string;
+interface RunListQuery extends RunFilterQuery {
   workflowName?: string;
   conversationId?: string;
   codebaseId?: string;
-  since?: string;
-  until?: string;
   limit: number;
-  cursor?: string;
-}
-
-/** `status=running,paused` or one status; anything else names the field. */
-/** A date-time query value as ISO text; one the schema accepts but Date cannot hold (second 60) is a 400. */
-export function instantOf(value: string | undefined, field: string): string | undefined {
-  if (value === undefined) return undefined;
-  const time = new Date(value).getTime();
-  if (Number.isNaN(time))
-    throw HttpProblem.validation([{ path: `/query/${field}`, message: 'is not a usable date-time' }]);
-  return new Date(time).toISOString();
-}
-
-export function statusesOf(text: string | undefined): RunStatus[] | undefined {
-  if (!text) return undefined;
-  const statuses = text.split(',').map((part) => part.trim());
-  const unknown = statuses.find((status) => !(RUN_STATUSES as readonly string[]).includes(status));
-  if (unknown !== undefined) {
-    throw HttpProblem.validation([
-      { path: '/query/status', message: `"${unknown}" is not one of ${RUN_STATUSES.join(', ')}` },
-    ]);
-  }
-  return statuses as RunStatus[];
 }
 
 export function runReadRoutes(db: Database): RouteDefinition[] {
@@ -76,31 +44,24 @@ export function runReadRoutes(db: Database): RouteDefinition[] {
         type: 'object',
         additionalProperties: false,
         properties: {
-          status: { type: 'string', maxLength: 200, description: 'one status or several, comma-separated' },
+          ...runFilterProperties,
           workflowName: { type: 'string', maxLength: 64 },
           conversationId: { type: 'string', maxLength: 255 },
           codebaseId: { type: 'string', maxLength: 64 },
-          since: { type: 'string', format: 'date-time', description: 'created at or after' },
-          until: { type: 'string', format: 'date-time', description: 'created before' },
           ...pageQueryProperties(PAGE),
         },
       },
       responses: { 200: { description: 'a page of runs', schema: pageSchema(runRef) } },
       handler: async ({ query }) => {
-        const before = query.cursor
-          ? (decodeCursor(query.cursor, ['string', 'string']) as [string, string])
-          : undefined;
+        const filters = runFilters(query);
         let conversationId = query.conversationId;
         if (conversationId)
           conversationId = (await findConversationByRef(db.knex, conversationId))?.id ?? conversationId;
         const rows = await listRuns(db.knex, {
-          statuses: statusesOf(query.status),
+          ...filters,
           workflowName: query.workflowName,
           conversationId,
           codebaseId: query.codebaseId,
-          since: instantOf(query.since, 'since'),
-          until: instantOf(query.until, 'until'),
-          before: before && { createdAt: before[0], id: before[1] },
           limit: query.limit + 1,
         });
         const result = page(rows, query.limit, (run) => [run.createdAt, run.id]);

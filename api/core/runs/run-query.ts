@@ -1,0 +1,51 @@
+import { decodeCursor, HttpProblem } from '../../http/index.js';
+import { RUN_STATUSES, type RunStatus } from '../../../db/repositories/workflow-runs.js';
+
+/** Query fields both run listings take: status, a creation date range, a page cursor. */
+export const runFilterProperties = {
+  status: { type: 'string', maxLength: 200, description: 'one status or several, comma-separated' },
+  since: { type: 'string', format: 'date-time', description: 'created at or after' },
+  until: { type: 'string', format: 'date-time', description: 'created before' },
+} as const;
+
+export interface RunFilterQuery {
+  status?: string;
+  since?: string;
+  until?: string;
+  cursor?: string;
+}
+
+/** A date-time query value as ISO text; one the schema accepts but Date cannot hold (second 60) is a 400. */
+export function instantOf(value: string | undefined, field: string): string | undefined {
+  if (value === undefined) return undefined;
+  const time = new Date(value).getTime();
+  if (Number.isNaN(time))
+    throw HttpProblem.validation([{ path: `/query/${field}`, message: 'is not a usable date-time' }]);
+  return new Date(time).toISOString();
+}
+
+/** `status=running,paused` or one status; anything else names the field. */
+export function statusesOf(text: string | undefined): RunStatus[] | undefined {
+  if (!text) return undefined;
+  const statuses = text.split(',').map((part) => part.trim());
+  const unknown = statuses.find((status) => !(RUN_STATUSES as readonly string[]).includes(status));
+  if (unknown !== undefined) {
+    throw HttpProblem.validation([
+      { path: '/query/status', message: `"${unknown}" is not one of ${RUN_STATUSES.join(', ')}` },
+    ]);
+  }
+  return statuses as RunStatus[];
+}
+
+/** The filters every run listing applies, checked: statuses, date range, the page to continue after. */
+export function runFilters(query: RunFilterQuery) {
+  const after = query.cursor
+    ? (decodeCursor(query.cursor, ['string', 'string']) as [string, string])
+    : undefined;
+  return {
+    statuses: statusesOf(query.status),
+    since: instantOf(query.since, 'since'),
+    until: instantOf(query.until, 'until'),
+    before: after && { createdAt: after[0], id: after[1] },
+  };
+}

@@ -2,17 +2,13 @@ import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openDatabase, type Database } from '../../db/connection.js';
-import { DEFAULT_TASK_QUEUE } from '../../domain/task-queues.js';
 import { runWorkflowId } from '../../domain/runs/run-contract.js';
-import { spawnCairn, waitForOutput, type CairnProcess } from '../support/cairn-process.js';
-import { startTestCoreApp, type TestCoreApp } from '../support/core-app.js';
 import { fakeAssistants } from '../support/fake-assistants.js';
 import { makeTempRepo } from '../support/git-repos.js';
+import { jsonClient } from '../support/json-client.js';
 import { openSse, type SseConnection } from '../support/sse-client.js';
-import { testServiceContext } from '../support/service-context.js';
-import { makeTempDir, makeTempHome } from '../support/temp-dirs.js';
-import { testTemporal } from '../support/temporal.js';
+import { makeTempDir } from '../support/temp-dirs.js';
+import { startWorkerProcess, type WorkerProcessSetup } from '../support/worker-process.js';
 
 interface RunEvent {
   type: string;
@@ -50,45 +46,18 @@ describe('a worker killed in the middle of a workflow run', function () {
   this.timeout(5 * 60_000);
 
   it('completes the run on another worker, each node completed once', async () => {
-    const temporal = await testTemporal();
-    const home = makeTempHome();
-    const cwd = makeTempDir();
     const markers = makeTempDir('cairn-run-marker-');
     const fakes = fakeAssistants();
     const repo = makeTempRepo({
       files: { 'README.md': '# app\n', '.cairn/workflows/recover.yaml': workflow(markers.path) },
     });
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      ...fakes.env,
-      CAIRN_HOME: home.home,
-      TEMPORAL_ADDRESS: temporal.endpoint.address,
-      LOG_LEVEL: 'warn',
-    };
-    delete env.DATABASE_URL;
-    const startWorker = async () => {
-      const worker = spawnCairn(['worker'], { env, cwd: cwd.path });
-      await waitForOutput(worker, 'worker ready', 120_000);
-      return worker;
-    };
-    let worker: CairnProcess | undefined;
-    let db: Database | undefined;
-    let app: TestCoreApp | undefined;
+    let setup: WorkerProcessSetup | undefined;
     let stream: SseConnection | undefined;
     let runId: string | undefined;
     try {
-      worker = await startWorker();
-      db = openDatabase({ sqliteFile: join(home.home, 'cairn.db') });
-      const context = testServiceContext(db, { home: home.home, env: fakes.env });
-      app = await startTestCoreApp(db, context, { temporal, taskQueue: DEFAULT_TASK_QUEUE });
-      const call = async <T>(method: string, path: string, body?: unknown) => {
-        const response = await fetch(`${app!.url}${path}`, {
-          method,
-          headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        return { status: response.status, body: (await response.json()) as T };
-      };
+      setup = await startWorkerProcess(fakes.env);
+      const { app } = setup;
+      const call = jsonClient(app.url);
 
       const codebase = await call<{ id: string }>('POST', '/api/codebases', { path: repo.path });
       expect(codebase.status).to.equal(201);
@@ -109,9 +78,7 @@ describe('a worker killed in the middle of a workflow run', function () {
 
       await stream.waitFor(mine('node_started', 'middle'), 120_000);
       await waitForFile(join(markers.path, 'attempts'), 60_000);
-      worker.child.kill('SIGKILL');
-      await worker.exited;
-      worker = await startWorker();
+      await setup.killAndReplaceWorker();
 
       const end = await stream.waitFor(
         (frame) =>
@@ -146,20 +113,16 @@ describe('a worker killed in the middle of a workflow run', function () {
       expect(streamed.filter((frame) => frame.data.type === 'node_completed')).to.have.length(3);
     } finally {
       stream?.close();
-      if (runId) {
-        await temporal.client.workflow
+      if (runId && setup) {
+        await setup.temporal.client.workflow
           .getHandle(runWorkflowId(runId))
           .terminate('test over')
           .catch(() => undefined);
       }
-      await app?.close();
-      await worker?.stop('SIGTERM');
-      await db?.close();
+      await setup?.close();
       fakes.cleanup();
       repo.cleanup();
       markers.cleanup();
-      home.cleanup();
-      cwd.cleanup();
     }
   });
 });

@@ -3,28 +3,14 @@
 // Targets (issue 4): message accepted (202) -> first SSE event of its turn under 150 ms median;
 // 100 SSE clients on one conversation each receive every event, in order. Prints JSON.
 import { performance } from 'node:perf_hooks';
-import { cpus, hostname } from 'node:os';
-import { freePort } from '../worker/temporal/ports.js';
-import { spawnCairn, standaloneCairnEnv, waitForOk } from '../test/support/cairn-process.js';
 import { fakeAssistants } from '../test/support/fake-assistants.js';
 import { openSse, type SseConnection } from '../test/support/sse-client.js';
-import { makeTempDir, makeTempHome } from '../test/support/temp-dirs.js';
+import { callJson, median, percentile, printFigures, round, withStandaloneCairn } from './support.js';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 30);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 100);
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const percentile = (values: number[], p: number) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
-
-async function post<T>(base: string, path: string, body: unknown): Promise<T> {
-  const response = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return (await response.json()) as T;
-}
+const post = <T>(base: string, path: string, body: unknown) => callJson<T>(base, 'POST', path, body);
 
 async function measureLatency(base: string) {
   const conversation = await post<{ platform_conversation_id: string }>(base, '/api/conversations', {
@@ -52,7 +38,6 @@ async function measureLatency(base: string) {
     toCompleted.push(performance.now() - sent);
   }
   stream.close();
-  const round = (value: number) => Math.round(value * 10) / 10;
   return {
     messages: MESSAGES,
     acceptedToTurnStartedMs: {
@@ -95,34 +80,13 @@ async function measureFanOut(base: string) {
   };
 }
 
-const home = makeTempHome();
-const cwd = makeTempDir();
 const fakes = fakeAssistants();
-const port = await freePort();
-const env = standaloneCairnEnv(home.home, port, fakes.env);
-const cairn = spawnCairn(['start'], { env, cwd: cwd.path });
 try {
-  const base = `http://127.0.0.1:${port}`;
-  await waitForOk(`${base}/health`, cairn, 15 * 60_000);
-  const latency = await measureLatency(base);
-  const fanOut = await measureFanOut(base);
-  console.log(
-    JSON.stringify(
-      {
-        benchmark: 'conversation',
-        date: new Date().toISOString(),
-        machine: { host: hostname(), cpus: cpus().length, cpu: cpus()[0]?.model },
-        database: 'sqlite',
-        latency,
-        fanOut,
-      },
-      null,
-      2,
-    ),
-  );
+  const figures = await withStandaloneCairn(fakes.env, async (base) => ({
+    latency: await measureLatency(base),
+    fanOut: await measureFanOut(base),
+  }));
+  printFigures('conversation', { database: 'sqlite', ...figures });
 } finally {
-  await cairn.stop('SIGTERM');
   fakes.cleanup();
-  home.cleanup();
-  cwd.cleanup();
 }

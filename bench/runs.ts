@@ -5,30 +5,15 @@
 // 5-node workflow at once all complete, and the SSE streams carry every event of their
 // histories. Prints JSON.
 import { performance } from 'node:perf_hooks';
-import { cpus, hostname } from 'node:os';
-import { freePort } from '../worker/temporal/ports.js';
-import { spawnCairn, standaloneCairnEnv, waitForOk } from '../test/support/cairn-process.js';
 import { fakeAssistants } from '../test/support/fake-assistants.js';
 import { makeTempRepo } from '../test/support/git-repos.js';
 import { openSse, type SseConnection, type SseFrame } from '../test/support/sse-client.js';
-import { makeTempDir, makeTempHome } from '../test/support/temp-dirs.js';
+import { callJson, printFigures, stats, withStandaloneCairn } from './support.js';
 
 const CHAIN_NODES = Number(process.env.BENCH_CHAIN_NODES ?? 10);
 const CHAIN_RUNS = Number(process.env.BENCH_CHAIN_RUNS ?? 5);
 const START_RUNS = Number(process.env.BENCH_START_RUNS ?? 20);
 const PARALLEL = Number(process.env.BENCH_PARALLEL ?? 20);
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const percentile = (values: number[], p: number) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
-const round = (value: number) => Math.round(value * 10) / 10;
-const stats = (values: number[]) => ({
-  median: round(median(values)),
-  p95: round(percentile(values, 0.95)),
-  min: round(Math.min(...values)),
-  max: round(Math.max(...values)),
-  samples: values.length,
-});
 
 function chain(name: string, kind: 'bash' | 'prompt'): string {
   const nodes = Array.from({ length: CHAIN_NODES }, (_, index) => {
@@ -77,16 +62,7 @@ interface RunEvent {
   createdAt: string;
 }
 
-async function call<T>(base: string, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (response.status >= 400) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return JSON.parse(text) as T;
-}
+const call = callJson;
 
 const ENDS = ['run_completed', 'run_failed', 'run_cancelled'];
 const runEnd = (stream: SseConnection, runId: string) =>
@@ -255,8 +231,6 @@ async function measureParallel(base: string, codebaseId: string) {
   };
 }
 
-const home = makeTempHome();
-const cwd = makeTempDir();
 const fakes = fakeAssistants();
 const repo = makeTempRepo({
   files: {
@@ -267,36 +241,17 @@ const repo = makeTempRepo({
     '.cairn/workflows/five.yaml': FIVE,
   },
 });
-const port = await freePort();
-const env = standaloneCairnEnv(home.home, port, fakes.env);
-const cairn = spawnCairn(['start'], { env, cwd: cwd.path });
 try {
-  const base = `http://127.0.0.1:${port}`;
-  await waitForOk(`${base}/health`, cairn, 15 * 60_000);
-  const codebase = await call<{ id: string }>(base, 'POST', '/api/codebases', { path: repo.path });
-  const overheadBash = await measureOverhead(base, codebase.id, 'chain-bash');
-  const overheadPrompt = await measureOverhead(base, codebase.id, 'chain-prompt');
-  const start = await measureStart(base, codebase.id);
-  const parallel = await measureParallel(base, codebase.id);
-  console.log(
-    JSON.stringify(
-      {
-        benchmark: 'runs',
-        date: new Date().toISOString(),
-        machine: { host: hostname(), cpus: cpus().length, cpu: cpus()[0]?.model },
-        database: 'sqlite',
-        overhead: { bash: overheadBash, prompt: overheadPrompt },
-        start,
-        parallel,
-      },
-      null,
-      2,
-    ),
-  );
+  const figures = await withStandaloneCairn(fakes.env, async (base) => {
+    const codebase = await call<{ id: string }>(base, 'POST', '/api/codebases', { path: repo.path });
+    const bash = await measureOverhead(base, codebase.id, 'chain-bash');
+    const prompt = await measureOverhead(base, codebase.id, 'chain-prompt');
+    const start = await measureStart(base, codebase.id);
+    const parallel = await measureParallel(base, codebase.id);
+    return { overhead: { bash, prompt }, start, parallel };
+  });
+  printFigures('runs', { database: 'sqlite', ...figures });
 } finally {
-  await cairn.stop('SIGTERM');
   fakes.cleanup();
   repo.cleanup();
-  home.cleanup();
-  cwd.cleanup();
 }

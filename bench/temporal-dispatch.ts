@@ -7,12 +7,12 @@
 // the next workflow task).
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
-import { cpus, hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { toolCacheDir } from '../config/paths.js';
 import { provideTemporal } from '../worker/temporal/provide-temporal.js';
 import { installTemporalRuntime } from '../worker/runtime.js';
 import { createLogger } from '../config/logger.js';
+import { printFigures } from './support.js';
 
 const ACTIVITIES = Number(process.env.BENCH_DISPATCH_ACTIVITIES ?? 20);
 const ROUNDS = Number(process.env.BENCH_DISPATCH_ROUNDS ?? 3);
@@ -59,19 +59,10 @@ async function perActivityMs(activityQueue: string): Promise<number[]> {
 try {
   const otherQueue = await perActivityMs(OTHER_QUEUE);
   const ownQueue = await perActivityMs(OWN_QUEUE);
-  console.log(
-    JSON.stringify(
-      {
-        benchmark: 'temporal-dispatch',
-        date: new Date().toISOString(),
-        machine: { host: hostname(), cpus: cpus().length, cpu: cpus()[0]?.model },
-        activitiesPerRound: ACTIVITIES,
-        msPerActivity: { otherQueue, ownQueueEager: ownQueue },
-      },
-      null,
-      2,
-    ),
-  );
+  printFigures('temporal-dispatch', {
+    activitiesPerRound: ACTIVITIES,
+    msPerActivity: { otherQueue, ownQueueEager: ownQueue },
+  });
 } finally {
   for (const worker of workers) worker.shutdown();
   await running;

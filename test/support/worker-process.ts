@@ -7,8 +7,11 @@ import { testServiceContext } from './service-context.js';
 import { makeTempDir, makeTempHome } from './temp-dirs.js';
 import { testTemporal, type TestTemporal } from './temporal.js';
 
+/** The Temporal server both sides use: the suite's shared one unless a test brings its own. */
+export type TemporalAccess = Pick<TestTemporal, 'client'> & { endpoint: { address: string } };
+
 export interface WorkerProcessSetup {
-  temporal: TestTemporal;
+  temporal: TemporalAccess;
   /** The home's SQLite database, shared by the worker process and the API. */
   db: Database;
   /** The API, served in the test's process. */
@@ -21,13 +24,14 @@ export interface WorkerProcessSetup {
 /**
  * A real `cairn worker` process (which a test may kill) on the shared test Temporal server,
  * and the API in this process, both on one fresh home. `env` adds to the worker's environment
- * (the fake assistants').
+ * (the fake assistants'). `ownTemporal` replaces the shared test server.
  */
 export async function startWorkerProcess(
   env: Record<string, string>,
   appOptions: TestCoreAppOptions = {},
+  ownTemporal?: TemporalAccess,
 ): Promise<WorkerProcessSetup> {
-  const temporal = await testTemporal();
+  const temporal = ownTemporal ?? (await testTemporal());
   const home = makeTempHome();
   const cwd = makeTempDir();
   const workerEnv: NodeJS.ProcessEnv = {

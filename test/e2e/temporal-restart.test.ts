@@ -1,0 +1,124 @@
+import { expect } from 'chai';
+import { Client, Connection } from '@temporalio/client';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { toolCacheDir } from '../../config/paths.js';
+import { runWorkflowId } from '../../domain/runs/run-contract.js';
+import { startDevServer, type RunningDevServer } from '../../worker/temporal/dev-server.js';
+import { findTemporalCli } from '../../worker/temporal/find-cli.js';
+import { freePort } from '../../worker/temporal/ports.js';
+import { fakeAssistants } from '../support/fake-assistants.js';
+import { makeTempRepo } from '../support/git-repos.js';
+import { jsonClient } from '../support/json-client.js';
+import { openSse, type SseConnection } from '../support/sse-client.js';
+import { makeTempDir } from '../support/temp-dirs.js';
+import { testTemporal } from '../support/temporal.js';
+import { startWorkerProcess, type WorkerProcessSetup } from '../support/worker-process.js';
+
+interface RunEvent {
+  type: string;
+  nodeId: string | null;
+}
+
+/** The middle node is running (its marker exists) while the server goes away and comes back. */
+function workflow(marker: string): string {
+  return `name: outlast
+nodes:
+  - id: first
+    bash: echo first
+  - id: middle
+    depends_on: [first]
+    bash: |
+      touch '${marker}'
+      sleep 4
+      echo "middle after $FIRST_OUTPUT"
+  - id: last
+    depends_on: [middle]
+    bash: echo "last after $MIDDLE_OUTPUT"
+`;
+}
+
+describe('a workflow run while its Temporal server restarts (an external server, as in docker-compose)', function () {
+  this.timeout(5 * 60_000);
+
+  it('finishes the node that was running and the rest of the run, each node once', async () => {
+    await testTemporal(); // the suite's server: it makes sure the Temporal CLI exists
+    const cli = findTemporalCli({
+      explicitPath: process.env.TEMPORAL_CLI_PATH,
+      pathVariable: process.env.PATH,
+      toolCacheDir: toolCacheDir(process.env),
+    });
+    if (!cli) throw new Error('the Temporal CLI should exist once the test server runs');
+    const data = makeTempDir('cairn-temporal-data-');
+    const markers = makeTempDir('cairn-run-marker-');
+    const marker = join(markers.path, 'middle-started');
+    const fakes = fakeAssistants();
+    const repo = makeTempRepo({ files: { '.cairn/workflows/outlast.yaml': workflow(marker) } });
+    const port = await freePort();
+    const serve = () =>
+      startDevServer({
+        cliPath: cli.path,
+        databaseFile: join(data.path, 'temporal.db'),
+        port,
+        namespace: 'default',
+      });
+    let server: RunningDevServer | undefined;
+    let connection: Connection | undefined;
+    let setup: WorkerProcessSetup | undefined;
+    let stream: SseConnection | undefined;
+    let runId: string | undefined;
+    try {
+      server = await serve();
+      connection = await Connection.connect({ address: server.address });
+      const client = new Client({ connection });
+      setup = await startWorkerProcess(fakes.env, {}, { client, endpoint: { address: server.address } });
+      const call = jsonClient(setup.app.url);
+      const codebase = await call<{ id: string }>('POST', '/api/codebases', { path: repo.path });
+      const conversation = await call<{ id: string }>('POST', '/api/conversations', {
+        codebase_id: codebase.body.id,
+      });
+      stream = await openSse(`${setup.app.url}/api/stream/${conversation.body.id}`, { lastEventId: 0 });
+      const started = await call<{ runId: string }>('POST', '/api/workflows/outlast/run', {
+        message: 'go',
+        conversationId: conversation.body.id,
+      });
+      expect(started.status).to.equal(202);
+      runId = started.body.runId;
+
+      while (!existsSync(marker)) await sleep(50);
+      await server.stop();
+      server = await serve();
+
+      const end = await stream.waitFor(
+        (frame) =>
+          ['run_completed', 'run_failed', 'run_cancelled'].includes(frame.data.type) &&
+          frame.data.runId === runId,
+        180_000,
+      );
+      expect(end.data.type).to.equal('run_completed');
+      const detail = await call<{ run: { status: string }; events: RunEvent[] }>(
+        'GET',
+        `/api/workflows/runs/${runId}`,
+      );
+      expect(detail.body.run.status).to.equal('completed');
+      const completed = detail.body.events.filter((event) => event.type === 'node_completed');
+      expect(completed.map((event) => event.nodeId).sort()).to.deep.equal(['first', 'last', 'middle']);
+    } finally {
+      stream?.close();
+      if (runId && connection) {
+        await new Client({ connection }).workflow
+          .getHandle(runWorkflowId(runId))
+          .terminate('test over')
+          .catch(() => undefined);
+      }
+      await setup?.close();
+      await connection?.close();
+      await server?.stop();
+      fakes.cleanup();
+      repo.cleanup();
+      markers.cleanup();
+      data.cleanup();
+    }
+  });
+});

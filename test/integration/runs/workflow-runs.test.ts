@@ -187,6 +187,18 @@ for (const kind of databaseKinds()) {
       const { run: done, events } = await detail(run.runId);
       expect(done.status).to.equal('completed');
       expect(done.totalTokens).to.be.greaterThan(0);
+      for (const operation of ['cancel', 'resume', 'abandon', 'approve', 'reject']) {
+        const refused = await call<{ currentState: string }>(
+          'POST',
+          `/api/workflows/runs/${run.runId}/${operation}`,
+          {},
+        );
+        expect([operation, refused.status, refused.body.currentState]).to.deep.equal([
+          operation,
+          409,
+          'completed',
+        ]);
+      }
       const answer = events.find((event) => event.type === 'node_completed' && event.nodeId === 'answer')!;
       expect(answer.payload.output).to.equal('notes were ship it');
       const received = events.find((event) => event.type === 'approval_received')!;

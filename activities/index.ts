@@ -9,16 +9,23 @@ import { createNodeActivities } from './runs/node-activities.js';
 /** What activities need from the running service: the database, settings, a logger. */
 export type ActivityDependencies = RegistrationContext;
 
-/** Activities served on the core task queue, run workflows' bash nodes among them. */
-export function createCoreActivities(deps: ActivityDependencies) {
+/** The activities of workflow runs: preparation, bash nodes, bookkeeping (run as local activities). */
+export function createRunQueueActivities(deps: ActivityDependencies) {
   const { runBashNode } = createNodeActivities(deps);
+  return { ...createSystemActivities(deps), ...createRunActivities(deps), runBashNode };
+}
+
+/**
+ * Activities served on the core task queue. The run activities stay here too, for runs started
+ * before runs had a queue of their own (their executions live on this queue).
+ */
+export function createCoreActivities(deps: ActivityDependencies) {
   return {
     ...createSystemActivities(deps),
     ...createRegistrationActivities(deps),
     ...createCleanupActivities(deps),
     ...createConversationActivities(deps),
-    ...createRunActivities(deps),
-    runBashNode,
+    ...createRunQueueActivities(deps),
   };
 }
 

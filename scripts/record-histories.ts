@@ -16,6 +16,7 @@ import { CONVERSATION_WORKFLOW_TYPE, MESSAGE_SIGNAL } from '../domain/conversati
 
 import { createRun, findRun, transitionRun } from '../db/repositories/workflow-runs.js';
 import { APPROVE_SIGNAL, RUN_WORKFLOW_TYPE } from '../domain/runs/run-contract.js';
+import { runQueueFor } from '../domain/task-queues.js';
 
 /** A run with a retried bash node, an approval gate and an assistant node. */
 const REPRESENTATIVE_RUN = {
@@ -60,8 +61,8 @@ try {
   await withTestWorkers(
     database.db,
     async ({ temporal, taskQueue }) => {
-      const start = (workflow: string, workflowId: string, args: unknown[] = []) =>
-        temporal.client.workflow.start(workflow, { taskQueue, workflowId, args });
+      const start = (workflow: string, workflowId: string, args: unknown[] = [], queue = taskQueue) =>
+        temporal.client.workflow.start(workflow, { taskQueue: queue, workflowId, args });
       if (wanted('system-check.json'))
         await save('system-check.json', await start('systemCheck', 'history-system-check'));
       if (wanted('codebase-registration.json')) {
@@ -106,7 +107,12 @@ try {
           message: 'record me',
           conversationId: conversation.id,
         });
-        const handle = await start(RUN_WORKFLOW_TYPE, 'history-run', [{ runId: run.id }]);
+        const handle = await start(
+          RUN_WORKFLOW_TYPE,
+          'history-run',
+          [{ runId: run.id }],
+          runQueueFor(taskQueue),
+        );
         while ((await findRun(knex, run.id))?.status !== 'paused')
           await new Promise((r) => setTimeout(r, 100));
         // As the API does: the state changes first, then the signal.

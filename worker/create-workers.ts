@@ -1,8 +1,9 @@
 import { Worker, type NativeConnection } from '@temporalio/worker';
-import { assistantQueueFor } from '../domain/task-queues.js';
+import { assistantQueueFor, runQueueFor } from '../domain/task-queues.js';
 import {
   createAssistantActivities,
   createCoreActivities,
+  createRunQueueActivities,
   type ActivityDependencies,
 } from '../activities/index.js';
 
@@ -26,10 +27,10 @@ export interface WorkerSet {
   shutdown(): void;
 }
 
-/** Core activities (bash nodes, worktree preparation, clones, cleanup) running at once in one worker process. */
-const MAX_CORE_ACTIVITIES = 40;
+/** Bash nodes and run preparations running at once in one worker process. */
+const MAX_RUN_ACTIVITIES = 20;
 
-/** The core worker (workflows and their activities) and the assistant worker (sessions). */
+/** The core worker, the run worker (workflow runs, their bash nodes) and the assistant worker (sessions). */
 export async function createWorkers(options: WorkerSetOptions): Promise<WorkerSet> {
   const grace = options.shutdownGraceTime ?? '30 seconds';
   const core = await Worker.create({
@@ -38,7 +39,15 @@ export async function createWorkers(options: WorkerSetOptions): Promise<WorkerSe
     taskQueue: options.taskQueue,
     workflowBundle: options.workflowBundle,
     activities: createCoreActivities(options.dependencies),
-    maxConcurrentActivityTaskExecutions: MAX_CORE_ACTIVITIES,
+    shutdownGraceTime: grace,
+  });
+  const runs = await Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: runQueueFor(options.taskQueue),
+    workflowBundle: options.workflowBundle,
+    activities: createRunQueueActivities(options.dependencies),
+    maxConcurrentActivityTaskExecutions: MAX_RUN_ACTIVITIES,
     shutdownGraceTime: grace,
   });
   const assistant = await Worker.create({
@@ -49,7 +58,7 @@ export async function createWorkers(options: WorkerSetOptions): Promise<WorkerSe
     maxConcurrentActivityTaskExecutions: options.maxConcurrentAssistantSessions,
     shutdownGraceTime: grace,
   });
-  const workers = [core, assistant];
+  const workers = [core, runs, assistant];
   return {
     workers,
     async run() {

@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { RegistrationContext } from '../codebase-registration/registration-context.js';
 import { runCleanupPass, type CleanupReport } from './cleanup-pass.js';
 import { reconcileRuns, type Repair } from '../runs/reconcile-runs.js';
+import { searchAttributesRegistered } from '../../worker/temporal/search-attributes.js';
 
 export function createCleanupActivities(deps: RegistrationContext) {
   return {
@@ -24,8 +25,13 @@ export function createCleanupActivities(deps: RegistrationContext) {
     /** The cleanup schedule's share of run reconciliation (the worker also reconciles every minute). */
     async reconcileRunsNow(): Promise<Repair[]> {
       const activity = Context.current();
+      const { client } = activity;
       return reconcileRuns({
-        client: activity.client,
+        client,
+        searchAttributes: await searchAttributesRegistered(
+          client.connection,
+          activity.info.activityNamespace,
+        ),
         // Cleanup runs on the core queue, where run workflows run too.
         taskQueue: activity.info.taskQueue,
         db: deps.db,

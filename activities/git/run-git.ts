@@ -30,6 +30,8 @@ export class GitError extends Error {
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+/** What an error keeps of git's standard error: its end says what went wrong. */
+const STDERR_TAIL_BYTES = 64 * 1024;
 
 // Variables a git hook or a parent git process may have set; inherited, they would point our
 // commands at another repository than `cwd`.
@@ -112,7 +114,9 @@ export async function runGit(args: readonly string[], options: RunGitOptions): P
     signal: options.signal,
     timeoutMs,
     maxStdoutBytes: MAX_OUTPUT_BYTES,
-    stderrTailBytes: MAX_OUTPUT_BYTES,
+    stderrTailBytes: STDERR_TAIL_BYTES,
+    // Git's automatic gc detaches into the background on purpose; timeouts and aborts still stop the group.
+    stopGroupOnExit: false,
   });
   if (end.outcome === 'exited' && end.exitCode === 0) return end.stdout;
   const exitCode = end.outcome === 'exited' ? end.exitCode : null;

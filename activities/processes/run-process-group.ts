@@ -10,6 +10,12 @@ export interface ProcessRunOptions {
   maxStdoutBytes: number;
   /** Only the end of standard error is kept: it says why a script failed. */
   stderrTailBytes: number;
+  /**
+   * Kill what is left of the group once the command itself exits (default true): a node's
+   * background helpers must not outlive it. Git leaves this off, since its automatic gc
+   * detaches on purpose.
+   */
+  stopGroupOnExit?: boolean;
 }
 
 export type ProcessRunEnd =
@@ -35,7 +41,7 @@ export function runInProcessGroup(
   return new Promise((resolve) => {
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
-    let stderrTail = Buffer.alloc(0);
+    const stderr = new TailBuffer(options.stderrTailBytes);
     let stopReason: 'aborted' | 'timed_out' | 'output_too_large' | undefined;
     let spawnError: Error | undefined;
     let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -69,18 +75,13 @@ export function runInProcessGroup(
       if (stdoutBytes > options.maxStdoutBytes) stop('output_too_large');
       else stdout.push(chunk);
     });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderrTail = Buffer.concat([stderrTail, chunk]);
-      if (stderrTail.length > options.stderrTailBytes) {
-        stderrTail = stderrTail.subarray(stderrTail.length - options.stderrTailBytes);
-      }
-    });
+    child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
     child.on('error', (error) => {
       spawnError = error;
     });
     child.on('exit', (code, signal) => {
       exited = { code, signal };
-      if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
+      if (child.pid !== undefined && options.stopGroupOnExit !== false) signalGroup(child.pid, 'SIGKILL');
       // A helper that left the group can still hold the pipes: stop waiting for it.
       drainTimer = setTimeout(() => {
         child.stdout?.destroy();
@@ -93,8 +94,7 @@ export function runInProcessGroup(
       options.signal?.removeEventListener('abort', onAbort);
       const output = {
         stdout: Buffer.concat(stdout).toString('utf8'),
-        // A tail cut inside a multi-byte character starts with U+FFFD: drop it.
-        stderrTail: stderrTail.toString('utf8').replace(/^\uFFFD+/, ''),
+        stderrTail: stderr.text(),
       };
       const exitCode = exited?.code ?? code;
       const exitSignal = exited?.signal ?? signal;
@@ -105,4 +105,35 @@ export function runInProcessGroup(
       else resolve({ outcome: 'signalled', signal: exitSignal ?? 'unknown', ...output });
     });
   });
+}
+
+/** The last `limit` bytes of a stream, kept as chunks so a long stream costs no quadratic copying. */
+class TailBuffer {
+  private chunks: Buffer[] = [];
+  private length = 0;
+  private cut = false;
+
+  constructor(private readonly limit: number) {}
+
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.length += chunk.length;
+    while (this.length - this.chunks[0]!.length >= this.limit) {
+      this.length -= this.chunks.shift()!.length;
+      this.cut = true;
+    }
+  }
+
+  /** The tail as text; when the start was cut, from the first whole line on (no half a URL or character). */
+  text(): string {
+    let tail = Buffer.concat(this.chunks);
+    if (tail.length > this.limit) {
+      tail = tail.subarray(tail.length - this.limit);
+      this.cut = true;
+    }
+    const text = tail.toString('utf8');
+    if (!this.cut) return text;
+    const newline = text.indexOf('\n');
+    return newline === -1 ? text.replace(/^\uFFFD+/, '') : text.slice(newline + 1);
+  }
 }

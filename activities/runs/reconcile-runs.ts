@@ -1,4 +1,4 @@
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Logger } from '../../config/logger.js';
 import type { Database } from '../../db/connection.js';
 import { appendEvent, SYSTEM_STREAM } from '../../db/repositories/events.js';
@@ -14,6 +14,8 @@ export interface ReconcileOptions {
   logger: Logger;
   /** A run whose row changed less than this ago is left alone: it may be starting or resuming. */
   graceMs?: number;
+  /** The namespace has Cairn's search attributes: runs started here carry them. */
+  searchAttributes?: boolean;
 }
 
 export interface Repair {
@@ -60,7 +62,13 @@ export async function reconcileRuns(options: ReconcileOptions): Promise<Repair[]
     if (state === 'running') continue;
     const ref = { runId: run.id, conversationId: run.conversationId };
     if (run.status === 'pending' && state === 'missing') {
-      await runs.start(run.id);
+      try {
+        await runs.start(run.id, { workflowName: run.workflowName, codebaseId: run.codebaseId });
+      } catch (error) {
+        // Another reconciler (the worker's, a cleanup pass) started it a moment ago.
+        if (error instanceof WorkflowExecutionAlreadyStartedError) continue;
+        throw error;
+      }
       repairs.push({
         runId: run.id,
         was: run.status,

@@ -7,6 +7,7 @@ import { connectClient, externalTemporal, startTemporal, startWorkers } from '..
 import { ensureCleanupSchedule } from '../../worker/cleanup-schedule.js';
 import { startTurnSweeper } from '../../worker/turn-sweeper.js';
 import { startRunReconciler } from '../../worker/run-reconciler.js';
+import { searchAttributesRegistered } from '../../worker/temporal/search-attributes.js';
 import { DEFAULT_TASK_QUEUE } from '../../domain/task-queues.js';
 
 export type Role = 'all' | 'api' | 'worker';
@@ -43,6 +44,7 @@ export async function runRole(role: Role): Promise<void> {
       const reconciler = startRunReconciler({
         client,
         taskQueue: DEFAULT_TASK_QUEUE,
+        searchAttributes: await searchAttributesRegistered(client.connection, temporal.namespace),
         db,
         logger: context.logger,
       });

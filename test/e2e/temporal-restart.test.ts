@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Client, Connection } from '@temporalio/client';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { toolCacheDir } from '../../config/paths.js';
@@ -30,7 +30,7 @@ nodes:
   - id: middle
     depends_on: [first]
     bash: |
-      touch '${marker}'
+      echo attempt >> '${marker}'
       sleep 4
       echo "middle after $FIRST_OUTPUT"
   - id: last
@@ -86,7 +86,10 @@ describe('a workflow run while its Temporal server restarts (an external server,
       expect(started.status).to.equal(202);
       runId = started.body.runId;
 
-      while (!existsSync(marker)) await sleep(50);
+      for (let waited = 0; !existsSync(marker); waited += 50) {
+        if (waited > 120_000) throw new Error('the middle node never started');
+        await sleep(50);
+      }
       await server.stop();
       server = await serve();
 
@@ -104,6 +107,9 @@ describe('a workflow run while its Temporal server restarts (an external server,
       expect(detail.body.run.status).to.equal('completed');
       const completed = detail.body.events.filter((event) => event.type === 'node_completed');
       expect(completed.map((event) => event.nodeId).sort()).to.deep.equal(['first', 'last', 'middle']);
+      const starts = detail.body.events.filter((event) => event.type === 'node_started');
+      expect(starts.map((event) => event.nodeId).sort()).to.deep.equal(['first', 'last', 'middle']);
+      expect(readFileSync(marker, 'utf8').trim().split('\n')).to.have.length(1);
     } finally {
       stream?.close();
       if (runId && connection) {

@@ -14,7 +14,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { RUN_STATUS_ATTRIBUTE } from '../../domain/runs/run-search-attributes.js';
-import { assistantQueueFor } from '../../domain/task-queues.js';
+import { assistantQueueFor, coreQueueOf } from '../../domain/task-queues.js';
 import {
   APPROVE_SIGNAL,
   CANCEL_SIGNAL,
@@ -257,7 +257,7 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
   /** An assistant turn for a node (its prompt, or an approval gate's rework). */
   const runAssistant = (node: WorkflowNode, prompt: string, outputFormat?: Record<string, unknown>) => {
     const { runAssistantNode } = proxyActivities<NodeActivities>({
-      taskQueue: assistantQueueFor(workflowInfo().taskQueue),
+      taskQueue: assistantQueueFor(coreQueueOf(workflowInfo().taskQueue)),
       startToCloseTimeout: (node.timeoutMs ?? 60 * 60_000) + ACTIVITY_MARGIN_MS,
       heartbeatTimeout: NODE_HEARTBEAT_TIMEOUT,
       cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,

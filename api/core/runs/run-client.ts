@@ -13,9 +13,11 @@ import {
   runWorkflowId,
   type RunWorkflowInput,
 } from '../../../domain/runs/run-contract.js';
+import { runQueueFor } from '../../../domain/task-queues.js';
 
 export interface RunTemporalAccess {
   client: Client;
+  /** The core queue; runs go to its run queue. */
   taskQueue: string;
   /** The namespace has Cairn's search attributes (see searchAttributesRegistered). */
   searchAttributes?: boolean;
@@ -49,7 +51,7 @@ export function runClient(access: RunTemporalAccess) {
       ];
       await access.client.workflow.start(RUN_WORKFLOW_TYPE, {
         workflowId: runWorkflowId(runId),
-        taskQueue: access.taskQueue,
+        taskQueue: runQueueFor(access.taskQueue),
         args,
         ...(searchable ? { typedSearchAttributes: new TypedSearchAttributes(attributes) } : {}),
         // A resumed run is a new execution under the same id. The failed one has recorded its

@@ -22,6 +22,7 @@ describe('saved workflow histories replay against the current workflow code', fu
       'cleanup-pass.json',
       'conversation.json',
       'workflow-run.json',
+      'workflow-run-core-queue.json',
     ]);
   });
 

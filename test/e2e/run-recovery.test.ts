@@ -1,45 +1,19 @@
 import { expect } from 'chai';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { runWorkflowId } from '../../domain/runs/run-contract.js';
 import { fakeAssistants } from '../support/fake-assistants.js';
 import { makeTempRepo } from '../support/git-repos.js';
 import { jsonClient } from '../support/json-client.js';
 import { openSse, type SseConnection } from '../support/sse-client.js';
 import { makeTempDir } from '../support/temp-dirs.js';
+import { interruptibleWorkflow, waitForFile } from '../support/interrupted-run.js';
 import { startWorkerProcess, type WorkerProcessSetup } from '../support/worker-process.js';
 
 interface RunEvent {
   type: string;
   nodeId: string | null;
   payload: Record<string, unknown>;
-}
-
-async function waitForFile(path: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!existsSync(path)) {
-    if (Date.now() > deadline) throw new Error(`no ${path} within ${timeoutMs} ms`);
-    await sleep(50);
-  }
-}
-
-/** Three bash nodes; the middle one records each attempt in a marker file, then takes a while. */
-function workflow(markerDir: string): string {
-  return `name: recover
-nodes:
-  - id: first
-    bash: echo "first for $ARGUMENTS"
-  - id: middle
-    depends_on: [first]
-    bash: |
-      echo attempt >> '${join(markerDir, 'attempts')}'
-      sleep 5
-      echo "middle after $FIRST_OUTPUT"
-  - id: last
-    depends_on: [middle]
-    bash: echo "last after $MIDDLE_OUTPUT"
-`;
 }
 
 describe('a worker killed in the middle of a workflow run', function () {
@@ -49,7 +23,10 @@ describe('a worker killed in the middle of a workflow run', function () {
     const markers = makeTempDir('cairn-run-marker-');
     const fakes = fakeAssistants();
     const repo = makeTempRepo({
-      files: { 'README.md': '# app\n', '.cairn/workflows/recover.yaml': workflow(markers.path) },
+      files: {
+        'README.md': '# app\n',
+        '.cairn/workflows/recover.yaml': interruptibleWorkflow('recover', join(markers.path, 'attempts'), 5),
+      },
     });
     let setup: WorkerProcessSetup | undefined;
     let stream: SseConnection | undefined;

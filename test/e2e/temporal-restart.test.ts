@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { Client, Connection } from '@temporalio/client';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { toolCacheDir } from '../../config/paths.js';
 import { runWorkflowId } from '../../domain/runs/run-contract.js';
 import { startDevServer, type RunningDevServer } from '../../worker/temporal/dev-server.js';
@@ -13,30 +12,13 @@ import { makeTempRepo } from '../support/git-repos.js';
 import { jsonClient } from '../support/json-client.js';
 import { openSse, type SseConnection } from '../support/sse-client.js';
 import { makeTempDir } from '../support/temp-dirs.js';
+import { interruptibleWorkflow, waitForFile } from '../support/interrupted-run.js';
 import { testTemporal } from '../support/temporal.js';
 import { startWorkerProcess, type WorkerProcessSetup } from '../support/worker-process.js';
 
 interface RunEvent {
   type: string;
   nodeId: string | null;
-}
-
-/** The middle node is running (its marker exists) while the server goes away and comes back. */
-function workflow(marker: string): string {
-  return `name: outlast
-nodes:
-  - id: first
-    bash: echo first
-  - id: middle
-    depends_on: [first]
-    bash: |
-      echo attempt >> '${marker}'
-      sleep 4
-      echo "middle after $FIRST_OUTPUT"
-  - id: last
-    depends_on: [middle]
-    bash: echo "last after $MIDDLE_OUTPUT"
-`;
 }
 
 describe('a workflow run while its Temporal server restarts (an external server, as in docker-compose)', function () {
@@ -54,7 +36,9 @@ describe('a workflow run while its Temporal server restarts (an external server,
     const markers = makeTempDir('cairn-run-marker-');
     const marker = join(markers.path, 'middle-started');
     const fakes = fakeAssistants();
-    const repo = makeTempRepo({ files: { '.cairn/workflows/outlast.yaml': workflow(marker) } });
+    const repo = makeTempRepo({
+      files: { '.cairn/workflows/outlast.yaml': interruptibleWorkflow('outlast', marker, 4) },
+    });
     const port = await freePort();
     const serve = () =>
       startDevServer({
@@ -86,10 +70,8 @@ describe('a workflow run while its Temporal server restarts (an external server,
       expect(started.status).to.equal(202);
       runId = started.body.runId;
 
-      for (let waited = 0; !existsSync(marker); waited += 50) {
-        if (waited > 120_000) throw new Error('the middle node never started');
-        await sleep(50);
-      }
+      // The middle node is running while the server goes away and comes back.
+      await waitForFile(marker, 120_000);
       await server.stop();
       server = await serve();
 

@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * A workflow of three bash nodes to interrupt: the middle one appends a line to `attemptsFile`
+ * each time it starts, then takes `seconds`; each node's output names the one before it.
+ */
+export function interruptibleWorkflow(name: string, attemptsFile: string, seconds: number): string {
+  return `name: ${name}
+nodes:
+  - id: first
+    bash: echo "first for $ARGUMENTS"
+  - id: middle
+    depends_on: [first]
+    bash: |
+      echo attempt >> '${attemptsFile}'
+      sleep ${seconds}
+      echo "middle after $FIRST_OUTPUT"
+  - id: last
+    depends_on: [middle]
+    bash: echo "last after $MIDDLE_OUTPUT"
+`;
+}
+
+export async function waitForFile(path: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!existsSync(path)) {
+    if (Date.now() > deadline) throw new Error(`no ${path} within ${timeoutMs} ms`);
+    await sleep(50);
+  }
+}

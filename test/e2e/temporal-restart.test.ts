@@ -12,7 +12,7 @@ import { makeTempRepo } from '../support/git-repos.js';
 import { jsonClient } from '../support/json-client.js';
 import { openSse, type SseConnection } from '../support/sse-client.js';
 import { makeTempDir } from '../support/temp-dirs.js';
-import { interruptibleWorkflow, waitForFile } from '../support/interrupted-run.js';
+import { interruptibleWorkflow, waitForFile, waitForRunEnd } from '../support/run-helpers.js';
 import { testTemporal } from '../support/temporal.js';
 import { startWorkerProcess, type WorkerProcessSetup } from '../support/worker-process.js';
 
@@ -75,12 +75,7 @@ describe('a workflow run while its Temporal server restarts (an external server,
       await server.stop();
       server = await serve();
 
-      const end = await stream.waitFor(
-        (frame) =>
-          ['run_completed', 'run_failed', 'run_cancelled'].includes(frame.data.type) &&
-          frame.data.runId === runId,
-        180_000,
-      );
+      const end = await waitForRunEnd(stream, runId);
       expect(end.data.type).to.equal('run_completed');
       const detail = await call<{ run: { status: string }; events: RunEvent[] }>(
         'GET',

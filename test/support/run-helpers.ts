@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { SseConnection } from './sse-client.js';
 
 /**
  * A workflow of three bash nodes to interrupt: the middle one appends a line to `attemptsFile`
@@ -28,4 +29,14 @@ export async function waitForFile(path: string, timeoutMs: number): Promise<void
     if (Date.now() > deadline) throw new Error(`no ${path} within ${timeoutMs} ms`);
     await sleep(50);
   }
+}
+
+/** The frame that ends run `runId` on a conversation's (or the dashboard's) stream. */
+export function waitForRunEnd(stream: SseConnection, runId: string, timeoutMs = 180_000) {
+  return stream.waitFor(
+    (frame) =>
+      ['run_completed', 'run_failed', 'run_cancelled'].includes(String(frame.data.type)) &&
+      frame.data.runId === runId,
+    timeoutMs,
+  );
 }

@@ -23,13 +23,17 @@ export interface RunningDevServer {
   stop(): Promise<void>;
 }
 
+/**
+ * An activity scheduled on its workflow's own queue (a run's bash node) goes straight back to
+ * the worker that scheduled it: about half of each node's dispatch latency.
+ */
+export const EAGER_DISPATCH_FLAGS = ['--dynamic-config-value', 'system.enableActivityEagerExecution=true'];
+
 /** Starts `temporal server start-dev` and resolves once its frontend answers. */
 export async function startDevServer(options: DevServerOptions): Promise<RunningDevServer> {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port)];
   args.push('--namespace', options.namespace, '--log-level', 'warn', ...searchAttributeFlags());
-  // An activity scheduled on the workflow's own queue (a bash node) goes straight back to the
-  // worker that scheduled it: about half of each node's dispatch latency.
-  args.push('--dynamic-config-value', 'system.enableActivityEagerExecution=true');
+  args.push(...EAGER_DISPATCH_FLAGS);
   if (options.databaseFile) args.push('--db-filename', options.databaseFile);
   if (options.uiPort) args.push('--ui-port', String(options.uiPort), '--ui-ip', '127.0.0.1');
   else args.push('--headless');

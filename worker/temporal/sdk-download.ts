@@ -1,6 +1,7 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { CAIRN_SEARCH_ATTRIBUTES } from './search-attributes.js';
 import type { TemporalEndpoint } from './provide-temporal.js';
+import { EAGER_DISPATCH_FLAGS } from './dev-server.js';
 
 /**
  * Last resort when neither a Temporal CLI nor Go is available: the SDK downloads the dev server
@@ -27,6 +28,7 @@ export async function downloadAndStartDevServer(options: {
       searchAttributes: Object.keys(CAIRN_SEARCH_ATTRIBUTES).map((name) =>
         defineSearchAttributeKey(name, SearchAttributeType.KEYWORD),
       ),
+      extraArgs: EAGER_DISPATCH_FLAGS,
     },
   });
   return {

@@ -10,7 +10,12 @@ import {
 import type { Database } from '../../../db/connection.js';
 import { findConversationByRef } from '../../../db/repositories/conversations.js';
 import { listRunEvents } from '../../../db/repositories/run-events.js';
-import { findRun, findRunByWorker, listRuns } from '../../../db/repositories/workflow-runs.js';
+import {
+  findRun,
+  findRunByWorker,
+  listRuns,
+  type WorkflowRun,
+} from '../../../db/repositories/workflow-runs.js';
 import { runFilterProperties, runFilters, type RunFilterQuery } from './run-query.js';
 import { runEventView, runView } from './run-view.js';
 
@@ -33,6 +38,10 @@ interface RunListQuery extends RunFilterQuery {
 }
 
 export function runReadRoutes(db: Database): RouteDefinition[] {
+  const detailOf = async (run: WorkflowRun) => ({
+    run: runView(run),
+    events: (await listRunEvents(db.knex, run.id)).map(runEventView),
+  });
   return defineRoutes(
     defineRoute<{ query: RunListQuery }>({
       method: 'GET',
@@ -83,9 +92,7 @@ export function runReadRoutes(db: Database): RouteDefinition[] {
       handler: async ({ params }) => {
         const run = await findRunByWorker(db.knex, params.platformId);
         if (!run) throw HttpProblem.notFound(`No run was started from conversation ${params.platformId}.`);
-        return {
-          body: { run: runView(run), events: (await listRunEvents(db.knex, run.id)).map(runEventView) },
-        };
+        return { body: await detailOf(run) };
       },
     }),
     defineRoute<{ params: { runId: string } }>({
@@ -103,9 +110,7 @@ export function runReadRoutes(db: Database): RouteDefinition[] {
       handler: async ({ params }) => {
         const run = await findRun(db.knex, params.runId);
         if (!run) throw HttpProblem.notFound(`No workflow run with id ${params.runId}.`);
-        return {
-          body: { run: runView(run), events: (await listRunEvents(db.knex, run.id)).map(runEventView) },
-        };
+        return { body: await detailOf(run) };
       },
     }),
   );

@@ -6,8 +6,10 @@ import { readEnvironment, type Environment } from '../../../config/environment.j
 import { homeLayout } from '../../../config/paths.js';
 import type { AssistantChunk } from '../../../activities/assistants/types.js';
 import { makeTempDir } from '../../support/temp-dirs.js';
+import { rejection } from '../../support/processes.js';
 
 export { FAKE_CLAUDE, FAKE_CODEX } from '../../support/fake-assistants.js';
+export { isAlive, waitFor } from '../../support/processes.js';
 
 export interface FakeLogEntry {
   assistant: 'claude' | 'codex';
@@ -82,36 +84,5 @@ export function replyText(chunks: AssistantChunk[]): string {
   return chunks.map((chunk) => (chunk.kind === 'text' ? chunk.text : '')).join('');
 }
 
-export async function caught(promise: Promise<unknown>): Promise<{ code?: string; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code?: string; message: string };
-  }
-  throw new Error('expected a rejection');
-}
-
-/** Alive and not a zombie: a killed process that nobody reaped yet counts as gone. */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return true; // no /proc (macOS): kill(0) is all we know
-  }
-}
-
-export async function waitFor<T>(probe: () => T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/** What an assistant call rejects with (its `code`, when it has one). */
+export const caught = (promise: Promise<unknown>) => rejection<{ code?: string; message: string }>(promise);

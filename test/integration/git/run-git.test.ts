@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { isAlive } from '../../support/processes.js';
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GitError, runGit } from '../../../activities/git/run-git.js';
@@ -12,20 +13,6 @@ async function failure(promise: Promise<unknown>): Promise<GitError> {
     return error as GitError;
   }
   throw new Error('expected git to fail');
-}
-
-/** Whether `pid` still runs; a zombie (dead, waiting for its reaper) does not. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
 }
 
 /**

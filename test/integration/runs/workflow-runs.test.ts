@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { isAlive, readPid, waitFor } from '../../support/processes.js';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
 import { startTestCoreApp, type TestCoreApp } from '../../support/core-app.js';
@@ -291,21 +292,11 @@ for (const kind of databaseKinds()) {
     });
 
     it('cancels a running run and kills its processes; deletes it once finished', async () => {
-      const conversation = await codebaseConversation();
-      const run = await start('slow', conversation.id);
-      await conversation.stream.waitFor(
-        (frame) => frame.data.type === 'node_started' && frame.data.runId === run.runId,
-        60_000,
-      );
-      const pidFile = join(await artifactsOf(run.runId), 'sleep.pid');
-      for (let waited = 0; !existsSync(pidFile) && waited < 20_000; waited += 50)
-        await new Promise((r) => setTimeout(r, 50));
+      const { run, pid } = await startSlowRun();
       expect((await call('DELETE', `/api/workflows/runs/${run.runId}`)).status).to.equal(409);
       const cancelled = await call<Run>('POST', `/api/workflows/runs/${run.runId}/cancel`);
       expect(cancelled.body.status).to.equal('cancelled');
-      const pid = Number(readFileSync(pidFile, 'utf8'));
-      for (let waited = 0; isAlive(pid) && waited < 60_000; waited += 50)
-        await new Promise((r) => setTimeout(r, 50));
+      await untilGone(pid);
       expect(isAlive(pid)).to.equal(false);
       expect((await call('POST', `/api/workflows/runs/${run.runId}/cancel`)).status).to.equal(409);
       expect((await call('DELETE', `/api/workflows/runs/${run.runId}`)).status).to.equal(204);
@@ -313,24 +304,14 @@ for (const kind of databaseKinds()) {
     });
 
     it('cancels the runs of a deleted codebase and stops their processes', async () => {
-      const conversation = await codebaseConversation();
-      const run = await start('slow', conversation.id);
-      await conversation.stream.waitFor(
-        (frame) => frame.data.type === 'node_started' && frame.data.runId === run.runId,
-        60_000,
-      );
-      const pidFile = join(await artifactsOf(run.runId), 'sleep.pid');
-      for (let waited = 0; !existsSync(pidFile) && waited < 30_000; waited += 50)
-        await new Promise((r) => setTimeout(r, 50));
-      const pid = Number(readFileSync(pidFile, 'utf8'));
+      const { run, pid } = await startSlowRun();
       const codebaseId = ((await test.db.knex('codebases').first()) as { id: string }).id;
       const deleted = await call<{ cancelledRuns: number }>('DELETE', `/api/codebases/${codebaseId}`);
       expect(deleted.body.cancelledRuns).to.equal(1);
       const { run: after, events } = await detail(run.runId);
       expect(after.status).to.equal('cancelled');
       expect(events.find((event) => event.type === 'run_cancelled')!.actor).to.be.a('string');
-      for (let waited = 0; isAlive(pid) && waited < 60_000; waited += 50)
-        await new Promise((r) => setTimeout(r, 50));
+      await untilGone(pid);
       expect(isAlive(pid)).to.equal(false);
     });
 
@@ -519,6 +500,21 @@ for (const kind of databaseKinds()) {
       expect((await call('POST', '/api/workflows/runs/nope/cancel')).status).to.equal(404);
     });
 
+    /** A run of `slow` whose script is sleeping, with the sleeper's pid. */
+    async function startSlowRun() {
+      const conversation = await codebaseConversation();
+      const run = await start('slow', conversation.id);
+      await conversation.stream.waitFor(
+        (frame) => frame.data.type === 'node_started' && frame.data.runId === run.runId,
+        60_000,
+      );
+      const pidFile = join(await artifactsOf(run.runId), 'sleep.pid');
+      return { run, pid: await waitFor(() => readPid(pidFile), 'the sleeper pid', 30_000) };
+    }
+
+    const untilGone = (pid: number) =>
+      waitFor(() => !isAlive(pid) || undefined, `process ${pid} to end`, 60_000).catch(() => undefined);
+
     /** `<workspace>/artifacts/<runId>`, beside the worktrees folder that holds the run's worktree. */
     async function artifactsOf(runId: string): Promise<string> {
       const { path } = (await test.db
@@ -532,13 +528,4 @@ for (const kind of databaseKinds()) {
       return dir;
     }
   });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }

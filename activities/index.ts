@@ -1,4 +1,4 @@
-import type { RegistrationContext } from './codebase-registration/registration-context.js';
+import type { ServiceContext } from '../services/context.js';
 import { createRegistrationActivities } from './codebase-registration/activities.js';
 import { createSystemActivities } from './system/system-activities.js';
 import { createCleanupActivities } from './cleanup/activities.js';
@@ -6,11 +6,8 @@ import { createConversationActivities, createTurnActivities } from './conversati
 import { createRunActivities } from './runs/run-activities.js';
 import { createNodeActivities } from './runs/node-activities.js';
 
-/** What activities need from the running service: the database, settings, a logger. */
-export type ActivityDependencies = RegistrationContext;
-
 /** The activities of workflow runs: preparation, bash nodes, bookkeeping (run as local activities). */
-export function createRunQueueActivities(deps: ActivityDependencies) {
+export function createRunQueueActivities(deps: ServiceContext) {
   const { runBashNode } = createNodeActivities(deps);
   return { ...createSystemActivities(deps), ...createRunActivities(deps), runBashNode };
 }
@@ -19,7 +16,7 @@ export function createRunQueueActivities(deps: ActivityDependencies) {
  * Activities served on the core task queue. The run activities stay here too, for runs started
  * before runs had a queue of their own (their executions live on this queue).
  */
-export function createCoreActivities(deps: ActivityDependencies) {
+export function createCoreActivities(deps: ServiceContext) {
   return {
     ...createSystemActivities(deps),
     ...createRegistrationActivities(deps),
@@ -30,7 +27,7 @@ export function createCoreActivities(deps: ActivityDependencies) {
 }
 
 /** Activities served on the assistant task queue (bounded by the conversation limit). */
-export function createAssistantActivities(deps: ActivityDependencies) {
+export function createAssistantActivities(deps: ServiceContext) {
   const { runAssistantNode } = createNodeActivities(deps);
   return { ...createSystemActivities(deps), ...createTurnActivities(deps), runAssistantNode };
 }

@@ -12,10 +12,12 @@ import { testServiceContext } from '../test/support/service-context.js';
 import { makeTempDir } from '../test/support/temp-dirs.js';
 import { createConversation } from '../db/repositories/conversations.js';
 import { appendMessage } from '../db/repositories/messages.js';
-import { CONVERSATION_WORKFLOW_TYPE, MESSAGE_SIGNAL } from '../domain/conversations/conversation-workflow.js';
+import { CONVERSATION_WORKFLOW_TYPE } from '../domain/conversations/conversation-workflow.js';
+import { messageSignal } from '../workflows/conversations/conversation-messages.js';
+import { approveSignal } from '../workflows/runs/run-messages.js';
 
 import { createRun, findRun, transitionRun } from '../db/repositories/workflow-runs.js';
-import { APPROVE_SIGNAL, RUN_WORKFLOW_TYPE } from '../domain/runs/run-contract.js';
+import { RUN_WORKFLOW_TYPE } from '../domain/runs/run-contract.js';
 import { runQueueFor } from '../domain/task-queues.js';
 
 /** A run with a retried bash node, an approval gate and an assistant node. */
@@ -91,11 +93,11 @@ try {
           taskQueue,
           workflowId: 'history-conversation',
           args: [{ conversationId: conversation.id, idleTimeoutMs: 1_000 }],
-          signal: MESSAGE_SIGNAL,
+          signal: messageSignal,
           signalArgs: [{ messageId: first.id }],
         });
-        await handle.signal(MESSAGE_SIGNAL, { messageId: second.id });
-        await handle.signal(MESSAGE_SIGNAL, { messageId: first.id });
+        await handle.signal(messageSignal, { messageId: second.id });
+        await handle.signal(messageSignal, { messageId: first.id });
         await save('conversation.json', handle);
       }
       if (wanted('workflow-run.json')) {
@@ -117,7 +119,7 @@ try {
           await new Promise((r) => setTimeout(r, 100));
         // As the API does: the state changes first, then the signal.
         await transitionRun(knex, run.id, ['paused'], 'running');
-        await handle.signal(APPROVE_SIGNAL, { actor: 'recorder', comment: 'looks right' });
+        await handle.signal(approveSignal, { actor: 'recorder', comment: 'looks right' });
         await save('workflow-run.json', handle);
       }
     },

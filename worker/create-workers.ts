@@ -4,8 +4,8 @@ import {
   createAssistantActivities,
   createCoreActivities,
   createRunQueueActivities,
-  type ActivityDependencies,
 } from '../activities/index.js';
+import type { ServiceContext } from '../services/context.js';
 
 export interface WorkerSetOptions {
   connection: NativeConnection;
@@ -17,7 +17,7 @@ export interface WorkerSetOptions {
   maxConcurrentAssistantSessions: number;
   /** How long activities get to finish after shutdown is requested. */
   shutdownGraceTime?: string;
-  dependencies: ActivityDependencies;
+  dependencies: ServiceContext;
 }
 
 export interface WorkerSet {

@@ -1,4 +1,4 @@
-import { reconcileRuns, type ReconcileOptions } from '../activities/runs/reconcile-runs.js';
+import { reconcileRuns, type ReconcileOptions } from '../services/runs/reconcile-runs.js';
 import { runPeriodically } from './periodic.js';
 
 export interface RunReconcilerOptions extends ReconcileOptions {

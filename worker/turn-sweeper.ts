@@ -1,4 +1,3 @@
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Logger } from '../config/logger.js';
 import type { Database } from '../db/connection.js';
 import {
@@ -6,8 +5,11 @@ import {
   conversationsWithOpenTurns,
   openTurnIds,
 } from '../db/repositories/messages.js';
-import { conversationWorkflowId } from '../domain/conversations/conversation-workflow.js';
-import { turnDispatcher, type TurnDispatchOptions } from '../api/core/conversations/turn-dispatch.js';
+import {
+  conversationWorkflowRunning,
+  turnDispatcher,
+  type TurnDispatchOptions,
+} from '../services/conversations/conversation-client.js';
 import { runPeriodically } from './periodic.js';
 
 export interface TurnSweeperOptions extends TurnDispatchOptions {
@@ -16,16 +18,6 @@ export interface TurnSweeperOptions extends TurnDispatchOptions {
   intervalMs?: number;
   /** A running workflow whose conversation has waited this long with nothing running is woken. */
   wakeAfterMs?: number;
-}
-
-async function isRunning(client: Client, workflowId: string): Promise<boolean> {
-  try {
-    const description = await client.workflow.getHandle(workflowId).describe();
-    return description.status.name === 'RUNNING';
-  } catch (error) {
-    if (error instanceof WorkflowNotFoundError) return false;
-    throw error;
-  }
 }
 
 /**
@@ -42,7 +34,7 @@ export async function sweepOpenTurns(options: TurnSweeperOptions): Promise<numbe
   const waiting = new Set(await conversationsWaitingSince(knex, cutoff));
   let dispatched = 0;
   for (const conversationId of await conversationsWithOpenTurns(knex)) {
-    const running = await isRunning(options.client, conversationWorkflowId(conversationId));
+    const running = await conversationWorkflowRunning(options.client, conversationId);
     if (running && !waiting.has(conversationId)) continue;
     const [first] = await openTurnIds(knex, conversationId);
     if (first === undefined) continue;

@@ -1,10 +1,10 @@
 import { Context } from '@temporalio/activity';
-import type { RegistrationContext } from '../codebase-registration/registration-context.js';
-import { runCleanupPass, type CleanupReport } from './cleanup-pass.js';
-import { reconcileRuns, type Repair } from '../runs/reconcile-runs.js';
-import { searchAttributesRegistered } from '../../worker/temporal/search-attributes.js';
+import type { ServiceContext } from '../../services/context.js';
+import { runCleanupPass, type CleanupReport } from '../../services/cleanup/cleanup-pass.js';
+import { reconcileRuns, type Repair } from '../../services/runs/reconcile-runs.js';
+import { searchAttributesRegistered } from '../../infra/temporal/search-attributes.js';
 
-export function createCleanupActivities(deps: RegistrationContext) {
+export function createCleanupActivities(deps: ServiceContext) {
   return {
     async runCleanupPass(): Promise<CleanupReport> {
       const { cleanup, general } = deps.environment;

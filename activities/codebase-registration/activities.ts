@@ -1,15 +1,19 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { cloneAndRegister, CloneFailure, type CloneInput } from './clone-and-register.js';
+import {
+  cloneAndRegister,
+  CloneFailure,
+  type CloneInput,
+} from '../../services/codebases/clone-and-register.js';
 import {
   RegistrationError,
-  type RegistrationContext,
   type RegistrationOutcome,
-} from './registration-context.js';
+} from '../../services/codebases/registration-outcome.js';
+import type { ServiceContext } from '../../services/context.js';
 
 import { CLONE_FAILED, REGISTRATION_REFUSED } from '../../domain/codebases/registration-failures.js';
 
-export function createRegistrationActivities(context: RegistrationContext) {
+export function createRegistrationActivities(context: ServiceContext) {
   return {
     async cloneAndRegisterCodebase(input: CloneInput): Promise<RegistrationOutcome> {
       const activity = Context.current();

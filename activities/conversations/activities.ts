@@ -1,10 +1,14 @@
-import type { ActivityDependencies } from '../index.js';
-import { abandonTurn, conversationState, generateConversationTitle } from './conversation-activities.js';
+import type { ServiceContext } from '../../services/context.js';
+import {
+  abandonTurn,
+  conversationState,
+  generateConversationTitle,
+} from '../../services/conversations/workflow-bookkeeping.js';
 import { runAssistantTurn } from './run-assistant-turn.js';
 import type { AbandonTurnInput, TurnInput } from '../../domain/conversations/conversation-workflow.js';
 
 /** Short conversation activities, on the core queue. */
-export function createConversationActivities(deps: ActivityDependencies) {
+export function createConversationActivities(deps: ServiceContext) {
   return {
     conversationState: (conversationId: string) => conversationState(deps, conversationId),
     generateConversationTitle: (input: TurnInput) => generateConversationTitle(deps, input),
@@ -13,7 +17,7 @@ export function createConversationActivities(deps: ActivityDependencies) {
 }
 
 /** The assistant turn, on the assistant queue whose worker limit is the concurrency limit. */
-export function createTurnActivities(deps: ActivityDependencies) {
+export function createTurnActivities(deps: ServiceContext) {
   return { runAssistantTurn: (input: TurnInput) => runAssistantTurn(deps, input) };
 }
 

@@ -2,17 +2,27 @@ import { Context } from '@temporalio/activity';
 import { findConversation, type Conversation } from '../../db/repositories/conversations.js';
 import { findMessage, type Message } from '../../db/repositories/messages.js';
 import type { TurnInput, TurnResult } from '../../domain/conversations/conversation-workflow.js';
-import { chooseAssistant } from '../assistants/choose-assistant.js';
-import { createAssistantProvider } from '../assistants/create-provider.js';
-import { AssistantError } from '../assistants/types.js';
-import { EnvLeakBlockedError } from '../codebases/check-before-spawn.js';
-import type { ActivityDependencies } from '../index.js';
-import { rememberProviderSession, sessionForTurn, startFreshSession } from './assistant-session.js';
-import { claimTurn, endTurn, TurnSuperseded, type TurnClaim, type TurnOwner } from './turn-state.js';
+import { chooseAssistant } from '../../infra/assistants/choose-assistant.js';
+import { createAssistantProvider } from '../../infra/assistants/create-provider.js';
+import { AssistantError } from '../../infra/assistants/types.js';
+import { EnvLeakBlockedError } from '../../services/codebases/check-before-spawn.js';
+import type { ServiceContext } from '../../services/context.js';
+import {
+  rememberProviderSession,
+  sessionForTurn,
+  startFreshSession,
+} from '../../services/conversations/assistant-session.js';
+import {
+  claimTurn,
+  endTurn,
+  TurnSuperseded,
+  type TurnClaim,
+  type TurnOwner,
+} from '../../services/conversations/turn-state.js';
 import type { AssistantSession } from '../../db/repositories/assistant-sessions.js';
-import { TurnRecorder } from './turn-recorder.js';
+import { TurnRecorder } from '../../services/conversations/turn-recorder.js';
 import { SilentFailure, streamTurn, type StreamedTurn } from './turn-stream.js';
-import { prepareTurnWorkspace } from './turn-workspace.js';
+import { prepareTurnWorkspace } from '../../services/conversations/turn-workspace.js';
 
 /** A failure that ends the turn for the user, as opposed to one a retry may fix. */
 function turnFailure(error: unknown): { code: string; message: string } | undefined {
@@ -30,7 +40,7 @@ function keepHeartbeating(context: Context): () => void {
 }
 
 interface TurnScope {
-  deps: ActivityDependencies;
+  deps: ServiceContext;
   context: Context;
   conversation: Conversation;
   message: Message;
@@ -102,7 +112,7 @@ async function answer(scope: TurnScope): Promise<AnsweredTurn> {
  * conversation's provider session. Output is stored and journalled as it streams. A turn that
  * an earlier attempt left half done starts over from a clean slate, so the answer is stored once.
  */
-export async function runAssistantTurn(deps: ActivityDependencies, input: TurnInput): Promise<TurnResult> {
+export async function runAssistantTurn(deps: ServiceContext, input: TurnInput): Promise<TurnResult> {
   const { knex } = deps.db;
   const context = Context.current();
   const owner: TurnOwner = { messageId: input.messageId, attempt: context.info.attempt };

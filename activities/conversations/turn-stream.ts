@@ -1,6 +1,6 @@
 import type { Context } from '@temporalio/activity';
-import { AssistantError, type AssistantChunk } from '../assistants/types.js';
-import type { TurnRecorder } from './turn-recorder.js';
+import { AssistantError, type AssistantChunk } from '../../infra/assistants/types.js';
+import type { TurnRecorder } from '../../services/conversations/turn-recorder.js';
 
 export interface StreamedTurn {
   /** usage and costUsd from the assistant's last chunk, when it gave them. */

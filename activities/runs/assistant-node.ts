@@ -3,11 +3,11 @@ import type { CairnConfig, EffectiveConfig } from '../../config/config-types.js'
 import { loadConfig } from '../../config/load-config.js';
 import { findCodebase } from '../../db/repositories/codebases.js';
 import type { AssistantNodeInput, NodeOutcome } from '../../domain/runs/run-contract.js';
-import { chooseAssistant } from '../assistants/choose-assistant.js';
-import { createAssistantProvider } from '../assistants/create-provider.js';
-import { AssistantError, type AssistantName } from '../assistants/types.js';
-import { assertNoEnvLeak, EnvLeakBlockedError } from '../codebases/check-before-spawn.js';
-import type { ActivityDependencies } from '../index.js';
+import { chooseAssistant } from '../../infra/assistants/choose-assistant.js';
+import { createAssistantProvider } from '../../infra/assistants/create-provider.js';
+import { AssistantError, type AssistantName } from '../../infra/assistants/types.js';
+import { assertNoEnvLeak, EnvLeakBlockedError } from '../../services/codebases/check-before-spawn.js';
+import type { ServiceContext } from '../../services/context.js';
 import { NodeToolRecorder } from './node-tool-events.js';
 import {
   DEFAULT_NODE_TIMEOUT_MS,
@@ -64,7 +64,7 @@ class NodeStop {
 
 /** Why no assistant may start in the node's folder, or undefined when one may. */
 async function envLeakProblem(
-  deps: ActivityDependencies,
+  deps: ServiceContext,
   input: AssistantNodeInput,
   config: CairnConfig,
 ): Promise<string | undefined> {
@@ -90,7 +90,7 @@ async function envLeakProblem(
  * only a failure of Cairn itself (the database) fails the activity, for Temporal to retry.
  */
 export async function runAssistantNode(
-  deps: ActivityDependencies,
+  deps: ServiceContext,
   input: AssistantNodeInput,
 ): Promise<NodeOutcome> {
   const context = Context.current();

@@ -1,9 +1,9 @@
 import { Context } from '@temporalio/activity';
 import { stat } from 'node:fs/promises';
 import type { BashNodeInput, NodeOutcome } from '../../domain/runs/run-contract.js';
-import { baseSubprocessEnv } from '../assistants/subprocess-env.js';
-import type { ActivityDependencies } from '../index.js';
-import { runInProcessGroup, type ProcessRunEnd } from '../processes/run-process-group.js';
+import { baseSubprocessEnv } from '../../infra/assistants/subprocess-env.js';
+import type { ServiceContext } from '../../services/context.js';
+import { runInProcessGroup, type ProcessRunEnd } from '../../infra/processes/run-process-group.js';
 import {
   DEFAULT_NODE_TIMEOUT_MS,
   formatDuration,
@@ -69,7 +69,7 @@ function withoutTrailingNewline(stdout: string): string {
  * its own that a timeout or a cancellation stops as a whole. The script is passed as it was
  * written; nothing is ever spliced into it.
  */
-export async function runBashNode(deps: ActivityDependencies, input: BashNodeInput): Promise<NodeOutcome> {
+export async function runBashNode(deps: ServiceContext, input: BashNodeInput): Promise<NodeOutcome> {
   const context = Context.current();
   const startedAt = Date.now();
   const outcome = (fields: Pick<NodeOutcome, 'status' | 'output' | 'error'>): NodeOutcome => ({

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { clipToolText, toolText } from '../../domain/conversations/conversation-events.js';
 import type { NodeExecution } from '../../domain/runs/run-contract.js';
-import type { AssistantChunk } from '../assistants/types.js';
-import { recordRunEvent } from './run-journal.js';
+import type { AssistantChunk } from '../../infra/assistants/types.js';
+import { recordRunEvent } from '../../services/runs/run-journal.js';
 
 type ToolChunk = Extract<AssistantChunk, { kind: 'tool_call' | 'tool_result' }>;
 

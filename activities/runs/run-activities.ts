@@ -1,5 +1,5 @@
-import type { ActivityDependencies } from '../index.js';
-import { prepareRun } from './prepare-run.js';
+import type { ServiceContext } from '../../services/context.js';
+import { prepareRun } from '../../services/runs/prepare-run.js';
 import {
   beginRun,
   failUnpreparedRun,
@@ -9,10 +9,10 @@ import {
   requestApproval,
   type NodeRecord,
   type RunRef,
-} from './run-state.js';
+} from '../../services/runs/run-state.js';
 
 /** The run's bookkeeping activities, on the core queue. */
-export function createRunActivities(deps: ActivityDependencies) {
+export function createRunActivities(deps: ServiceContext) {
   return {
     prepareRun: (runId: string) => prepareRun(deps, runId),
     beginRun: (ref: RunRef) => beginRun(deps, ref),

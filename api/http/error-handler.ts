@@ -1,6 +1,16 @@
 import type { Middleware } from 'koa';
 import { codeForStatus, HttpProblem, PROBLEM_CONTENT_TYPE } from './problem.js';
 import type { HttpState } from './route.js';
+import { ServiceError, type ServiceErrorKind } from '../../services/service-error.js';
+
+const STATUS_OF_KIND: Record<ServiceErrorKind, number> = {
+  invalid: 400,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unavailable: 503,
+};
 
 interface StatusError {
   status?: unknown;
@@ -10,12 +20,22 @@ interface StatusError {
 }
 
 /**
- * Maps a thrown value to the problem the client sees. HttpProblem passes through; a 4xx error
+ * Maps a thrown value to the problem the client sees. HttpProblem passes through, a service's
+ * refusal becomes its 4xx; a 4xx error
  * another library marked safe to expose (http-errors, ctx.throw) keeps its message; everything
  * else is a generic 500.
  */
 export function toHttpProblem(error: unknown): HttpProblem {
   if (error instanceof HttpProblem) return error;
+  if (error instanceof ServiceError) {
+    return new HttpProblem({
+      status: STATUS_OF_KIND[error.kind],
+      code: error.code,
+      detail: error.detail,
+      errors: error.errors,
+      extra: error.extra,
+    });
+  }
   const candidate = (typeof error === 'object' && error !== null ? error : {}) as StatusError;
   const status = candidate.status;
   if (typeof status === 'number' && status >= 400 && status < 500 && candidate.expose === true) {

@@ -1,9 +1,9 @@
 import type { Database } from '../../db/connection.js';
-import type { ActivityDependencies } from '../../activities/index.js';
+import type { ServiceContext } from '../../services/context.js';
 import type { CairnContext } from './context.js';
 
 /** What activities and the registration service need, from the running service's context. */
-export function activityDependencies(context: CairnContext, db: Database): ActivityDependencies {
+export function activityDependencies(context: CairnContext, db: Database): ServiceContext {
   return {
     db,
     logger: context.logger,

@@ -10,10 +10,10 @@ import type { Client } from '@temporalio/client';
 import { DEFAULT_TASK_QUEUE } from '../../domain/task-queues.js';
 import { activityDependencies } from './activity-dependencies.js';
 import { resolveCorePort } from './port.js';
-import { JournalHub } from '../../api/core/streams/journal-hub.js';
-import { turnDispatcher } from '../../api/core/conversations/turn-dispatch.js';
+import { JournalHub } from '../../services/streams/journal-hub.js';
+import { turnDispatcher } from '../../services/conversations/conversation-client.js';
 import { listenForJournalAppends } from '../../db/journal-listener.js';
-import { searchAttributesRegistered } from '../../worker/temporal/search-attributes.js';
+import { searchAttributesRegistered } from '../../infra/temporal/search-attributes.js';
 
 // Postgres notifications wake streams at once, so polling is only a safety net there; SQLite
 // shared by an API and a worker process has nothing but polling.

@@ -4,10 +4,10 @@ import { openMigratedDatabase } from '../boot/database.js';
 import { Lifecycle } from '../boot/lifecycle.js';
 import { startHttpServices } from '../boot/http.js';
 import { connectClient, externalTemporal, startTemporal, startWorkers } from '../boot/temporal.js';
-import { ensureCleanupSchedule } from '../../worker/cleanup-schedule.js';
+import { ensureCleanupSchedule } from '../../services/cleanup/cleanup-schedule.js';
 import { startTurnSweeper } from '../../worker/turn-sweeper.js';
 import { startRunReconciler } from '../../worker/run-reconciler.js';
-import { searchAttributesRegistered } from '../../worker/temporal/search-attributes.js';
+import { searchAttributesRegistered } from '../../infra/temporal/search-attributes.js';
 import { DEFAULT_TASK_QUEUE } from '../../domain/task-queues.js';
 
 export type Role = 'all' | 'api' | 'worker';

@@ -1,7 +1,6 @@
 // Names and shapes shared by the conversation workflow, its activities and the API that signals it.
 
 export const CONVERSATION_WORKFLOW_TYPE = 'conversation';
-export const MESSAGE_SIGNAL = 'message';
 
 /** Deterministic from the database id, so every API replica signals the same execution. */
 export function conversationWorkflowId(conversationId: string): string {

@@ -2,9 +2,6 @@
 import type { Provider, WorkflowDefinition } from '../workflow-definitions/types.js';
 
 export const RUN_WORKFLOW_TYPE = 'workflowRun';
-export const CANCEL_SIGNAL = 'cancel';
-export const APPROVE_SIGNAL = 'approve';
-export const REJECT_SIGNAL = 'reject';
 
 /** Deterministic from the run's id, so a retried POST or a resume finds the same execution. */
 export function runWorkflowId(runId: string): string {

@@ -1,8 +1,8 @@
 import { createCoreApp } from '../../api/core/create-core-app.js';
 import { sourceBuildUpdateInfo } from '../../api/core/update-routes.js';
-import { JournalHub } from '../../api/core/streams/journal-hub.js';
-import { turnDispatcher } from '../../api/core/conversations/turn-dispatch.js';
-import type { ActivityDependencies } from '../../activities/index.js';
+import { JournalHub } from '../../services/streams/journal-hub.js';
+import { turnDispatcher } from '../../services/conversations/conversation-client.js';
+import type { ServiceContext } from '../../services/context.js';
 import type { Database } from '../../db/connection.js';
 import { listenForJournalAppends, type JournalListener } from '../../db/journal-listener.js';
 import type { ConversationWorkflowInput } from '../../domain/conversations/conversation-workflow.js';
@@ -27,7 +27,7 @@ export interface TestCoreAppOptions {
 /** The core API as `cairn start` builds it, on a loopback port, against a test's workers (or any client and queue). */
 export async function startTestCoreApp(
   db: Database,
-  context: ActivityDependencies,
+  context: ServiceContext,
   temporalAccess: { temporal: { client: Client }; taskQueue: string },
   options: TestCoreAppOptions = {},
 ): Promise<TestCoreApp> {

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { readEnvironment } from '../../config/environment.js';
 import { createLogger, type Logger } from '../../config/logger.js';
 import type { Database } from '../../db/connection.js';
-import type { ActivityDependencies } from '../../activities/index.js';
+import type { ServiceContext } from '../../services/context.js';
 
 /**
  * The dependencies activities and the registration service get in production, pointed at a
@@ -12,7 +12,7 @@ import type { ActivityDependencies } from '../../activities/index.js';
 export function testServiceContext(
   db: Database,
   options: { home: string; logger?: Logger; env?: NodeJS.ProcessEnv },
-): ActivityDependencies {
+): ServiceContext {
   const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_HOME: options.home, ...options.env };
   const workspacesRoot = join(options.home, 'workspaces');
   mkdirSync(workspacesRoot, { recursive: true });

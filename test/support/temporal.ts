@@ -10,7 +10,7 @@ import { createWorkers, type WorkerSet } from '../../worker/create-workers.js';
 import type { Database } from '../../db/connection.js';
 import { makeTempDir } from './temp-dirs.js';
 import { testServiceContext } from './service-context.js';
-import type { ActivityDependencies } from '../../activities/index.js';
+import type { ServiceContext } from '../../services/context.js';
 
 export interface TestTemporal {
   endpoint: TemporalEndpoint;
@@ -69,7 +69,7 @@ export interface RunningTestWorkers {
 /** Starts a fresh pair of workers on their own task queue; stop() shuts them down. */
 export async function startTestWorkers(
   db: Database,
-  options: { maxConcurrentAssistantSessions?: number; dependencies?: ActivityDependencies } = {},
+  options: { maxConcurrentAssistantSessions?: number; dependencies?: ServiceContext } = {},
 ): Promise<RunningTestWorkers> {
   const home = options.dependencies ? undefined : makeTempDir('cairn-worker-home-');
   const temporal = await testTemporal();
@@ -100,7 +100,7 @@ export async function startTestWorkers(
 export async function withTestWorkers<T>(
   db: Database,
   body: (context: { temporal: TestTemporal; taskQueue: string; workers: WorkerSet }) => Promise<T>,
-  options: { maxConcurrentAssistantSessions?: number; dependencies?: ActivityDependencies } = {},
+  options: { maxConcurrentAssistantSessions?: number; dependencies?: ServiceContext } = {},
 ): Promise<T> {
   const running = await startTestWorkers(db, options);
   try {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Connection } from '@temporalio/client';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { searchAttributeFlags } from './search-attributes.js';
+import { searchAttributeFlags } from '../../infra/temporal/search-attributes.js';
 
 export interface DevServerOptions {
   cliPath: string;

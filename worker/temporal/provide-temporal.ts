@@ -3,17 +3,8 @@ import { startDevServer } from './dev-server.js';
 import { findGo, findTemporalCli } from './find-cli.js';
 import { downloadAndStartDevServer } from './sdk-download.js';
 import { freePort, preferredOrFreePort } from './ports.js';
+import type { TemporalEndpoint } from './endpoint.js';
 import { forgetServerPid, recordServerPid, stopLeftoverServer } from './stale-server.js';
-
-export interface TemporalEndpoint {
-  address: string;
-  namespace: string;
-  /** Web UI of an embedded server with a UI. */
-  uiUrl?: string;
-  /** True when Cairn started the server and must stop it. */
-  embedded: boolean;
-  stop(): Promise<void>;
-}
 
 export interface ProvideTemporalOptions {
   /** TEMPORAL_ADDRESS: when set, Cairn connects there and starts nothing. */
@@ -97,3 +88,5 @@ async function obtainCli(options: ProvideTemporalOptions): Promise<string | unde
     say: options.say,
   });
 }
+
+export type { TemporalEndpoint } from './endpoint.js';

@@ -1,6 +1,6 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import { CAIRN_SEARCH_ATTRIBUTES } from './search-attributes.js';
-import type { TemporalEndpoint } from './provide-temporal.js';
+import { CAIRN_SEARCH_ATTRIBUTES } from '../../infra/temporal/search-attributes.js';
+import type { TemporalEndpoint } from './endpoint.js';
 import { EAGER_DISPATCH_FLAGS } from './dev-server.js';
 
 /**

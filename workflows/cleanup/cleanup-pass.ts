@@ -1,7 +1,7 @@
 import { log, patched, proxyActivities } from '@temporalio/workflow';
 import type { CleanupActivities } from '../../activities/cleanup/activities.js';
-import type { CleanupReport } from '../../activities/cleanup/cleanup-pass.js';
-import type { Repair } from '../../activities/runs/reconcile-runs.js';
+import type { CleanupReport } from '../../services/cleanup/cleanup-pass.js';
+import type { Repair } from '../../services/runs/reconcile-runs.js';
 
 export interface CleanupPassResult extends CleanupReport {
   /** What the pass's run reconciliation repaired (absent in passes from before it existed). */

@@ -1,8 +1,8 @@
 import { proxyActivities } from '@temporalio/workflow';
 import { CLONE_FAILED, REGISTRATION_REFUSED } from '../../domain/codebases/registration-failures.js';
 import type { RegistrationActivities } from '../../activities/codebase-registration/activities.js';
-import type { CloneInput } from '../../activities/codebase-registration/clone-and-register.js';
-import type { RegistrationOutcome } from '../../activities/codebase-registration/registration-context.js';
+import type { CloneInput } from '../../services/codebases/clone-and-register.js';
+import type { RegistrationOutcome } from '../../services/codebases/registration-outcome.js';
 
 /**
  * Registers a codebase by URL: clone, env-leak gate, record. A workflow so that a clone survives

@@ -2,7 +2,6 @@ import {
   ActivityFailure,
   condition,
   continueAsNew,
-  defineSignal,
   proxyActivities,
   setHandler,
   workflowInfo,
@@ -13,13 +12,10 @@ import {
   DEFAULT_TURN_HEARTBEAT_TIMEOUT_MS,
   DEFAULT_TURNS_PER_RUN,
   TURN_ATTEMPTS,
-  MESSAGE_SIGNAL,
   type ConversationWorkflowInput,
-  type MessageSignal,
 } from '../../domain/conversations/conversation-workflow.js';
 import type { ConversationActivities, TurnActivities } from '../../activities/conversations/activities.js';
-
-export const messageSignal = defineSignal<[MessageSignal]>(MESSAGE_SIGNAL);
+import { messageSignal } from './conversation-messages.js';
 
 /**
  * A conversation's turns, one at a time in arrival order. Signals only wake the workflow: the

@@ -4,7 +4,6 @@ import {
   ApplicationFailure,
   CancellationScope,
   condition,
-  defineSignal,
   isCancellation,
   proxyActivities,
   proxyLocalActivities,
@@ -16,11 +15,7 @@ import {
 import { RUN_STATUS_ATTRIBUTE } from '../../domain/runs/run-search-attributes.js';
 import { assistantQueueFor, coreQueueOf } from '../../domain/task-queues.js';
 import {
-  APPROVE_SIGNAL,
-  CANCEL_SIGNAL,
-  REJECT_SIGNAL,
   type ApproveSignal,
-  type CancelSignal,
   type NodeOutcome,
   type NodeResult,
   type RejectSignal,
@@ -38,10 +33,7 @@ import {
 } from '../../domain/workflow-definitions/index.js';
 import type { RunActivities } from '../../activities/runs/run-activities.js';
 import type { NodeActivities } from '../../activities/runs/node-activities.js';
-
-export const cancelSignal = defineSignal<[CancelSignal]>(CANCEL_SIGNAL);
-export const approveSignal = defineSignal<[ApproveSignal]>(APPROVE_SIGNAL);
-export const rejectSignal = defineSignal<[RejectSignal]>(REJECT_SIGNAL);
+import { approveSignal, cancelSignal, rejectSignal } from './run-messages.js';
 
 const DEFAULT_PARALLEL_NODES = 4;
 /** Beyond a node's own timeout: time for the activity to notice, kill its process and report. */

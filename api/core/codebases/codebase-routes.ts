@@ -12,23 +12,23 @@ import {
   type Codebase,
 } from '../../../db/repositories/codebases.js';
 import { listEnvironments } from '../../../db/repositories/isolation-environments.js';
-import { registerLocalPath } from '../../../activities/codebase-registration/register-local-path.js';
-import { deleteCodebase } from '../../../activities/codebase-registration/delete-codebase.js';
+import { registerLocalPath } from '../../../services/codebases/register-local-path.js';
+import { deleteCodebase } from '../../../services/codebases/delete-codebase.js';
 import {
   RegistrationError,
-  type RegistrationContext,
   type RegistrationOutcome,
-} from '../../../activities/codebase-registration/registration-context.js';
-import { scanForEnvLeaks, type EnvLeakScan } from '../../../activities/codebases/env-leak-scan.js';
-import { logConsentChange } from '../../../activities/codebases/env-leak-audit.js';
+} from '../../../services/codebases/registration-outcome.js';
+import type { ServiceContext } from '../../../services/context.js';
+import { scanForEnvLeaks, type EnvLeakScan } from '../../../services/codebases/env-leak-scan.js';
+import { logConsentChange } from '../../../services/codebases/env-leak-audit.js';
 import { codebaseView, environmentView } from './codebase-view.js';
 import { envLeakProblem } from './env-leak-problem.js';
 import { requestActor } from './actor.js';
-import { registerByUrl, type TemporalAccess } from './register-by-url.js';
-import { runClient } from '../runs/run-client.js';
+import { registerByUrl, type TemporalAccess } from '../../../services/codebases/registration-client.js';
+import { runClient } from '../../../services/runs/run-client.js';
 
 export interface CodebaseRouteDependencies {
-  registration: RegistrationContext;
+  registration: ServiceContext;
   temporal: TemporalAccess;
 }
 

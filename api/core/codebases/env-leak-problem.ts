@@ -1,6 +1,6 @@
 import { HttpProblem } from '../../http/index.js';
-import type { EnvLeakScan } from '../../../activities/codebases/env-leak-scan.js';
-import { envLeakProblemDetail } from '../../../activities/codebases/env-leak-gate.js';
+import type { EnvLeakScan } from '../../../services/codebases/env-leak-scan.js';
+import { envLeakProblemDetail } from '../../../services/codebases/env-leak-gate.js';
 
 /** 422 naming the files and keys, why they matter, and the three ways out. */
 export function envLeakProblem(scan: EnvLeakScan, checkedPath: string): HttpProblem {

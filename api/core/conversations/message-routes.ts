@@ -20,7 +20,7 @@ import {
 } from '../../../db/repositories/messages.js';
 import { messageWire } from '../../../domain/conversations/wire.js';
 import { conversationParams, deletedProblem, existingConversation } from './conversation-routes.js';
-import type { DispatchTurn } from './turn-dispatch.js';
+import type { DispatchTurn } from '../../../services/conversations/conversation-client.js';
 
 export interface MessageRouteDependencies {
   db: Database;

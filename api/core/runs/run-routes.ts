@@ -1,9 +1,9 @@
 import { defineRoute, defineRoutes, HttpProblem, type RouteDefinition } from '../../http/index.js';
-import type { ActivityDependencies } from '../../../activities/index.js';
-import { transitionWithEvent } from '../../../activities/runs/run-state.js';
-import { recordRunEvent } from '../../../activities/runs/run-journal.js';
-import { waitingGate } from '../../../activities/runs/waiting-gate.js';
-import { findWorkflow } from '../../../activities/workflow-definitions/discover-workflows.js';
+import type { ServiceContext } from '../../../services/context.js';
+import { transitionWithEvent } from '../../../services/runs/run-state.js';
+import { recordRunEvent } from '../../../services/runs/run-journal.js';
+import { waitingGate } from '../../../services/runs/waiting-gate.js';
+import { findWorkflow } from '../../../services/workflow-definitions/discover-workflows.js';
 import { loadConfig } from '../../../config/load-config.js';
 import { findCodebase } from '../../../db/repositories/codebases.js';
 import { findConversationByRef } from '../../../db/repositories/conversations.js';
@@ -17,11 +17,11 @@ import {
 } from '../../../db/repositories/workflow-runs.js';
 import { requestActor } from '../codebases/actor.js';
 import { ITEM_NAME_PATTERN } from '../workflows/workflow-routes.js';
-import type { RunClient } from './run-client.js';
+import type { RunClient } from '../../../services/runs/run-client.js';
 import { runView } from './run-view.js';
 
 export interface RunRouteDependencies {
-  context: ActivityDependencies;
+  context: ServiceContext;
   runs: RunClient;
 }
 

@@ -3,7 +3,7 @@ import { lastEventIdOf, openEventStream } from '../../http/sse.js';
 import type { Database } from '../../../db/connection.js';
 import { DASHBOARD_STREAM, type JournalEvent } from '../../../db/repositories/events.js';
 import { existingConversation } from '../conversations/conversation-routes.js';
-import type { JournalHub } from './journal-hub.js';
+import type { JournalHub } from '../../../services/streams/journal-hub.js';
 
 export interface StreamRouteDependencies {
   db: Database;

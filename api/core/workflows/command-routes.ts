@@ -1,10 +1,10 @@
 import { defineRoute, defineRoutes, type RouteDefinition } from '../../http/index.js';
 import { loadConfig } from '../../../config/load-config.js';
-import type { ActivityDependencies } from '../../../activities/index.js';
-import { discoverCommands } from '../../../activities/workflow-definitions/discover-commands.js';
-import { projectDirectory } from './project-directory.js';
+import type { ServiceContext } from '../../../services/context.js';
+import { discoverCommands } from '../../../services/workflow-definitions/discover-commands.js';
+import { projectDirectory } from '../../../services/workflow-definitions/project-directory.js';
 
-export function commandRoutes(deps: ActivityDependencies): RouteDefinition[] {
+export function commandRoutes(deps: ServiceContext): RouteDefinition[] {
   return defineRoutes(
     defineRoute<{ query: { cwd?: string } }>({
       method: 'GET',

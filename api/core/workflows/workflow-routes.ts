@@ -1,20 +1,20 @@
 import { defineRoute, defineRoutes, HttpProblem, type RouteDefinition } from '../../http/index.js';
 import { loadConfig } from '../../../config/load-config.js';
-import type { ActivityDependencies } from '../../../activities/index.js';
+import type { ServiceContext } from '../../../services/context.js';
 import {
   checkDefinition,
   type WorkflowEntry,
-} from '../../../activities/workflow-definitions/definition-files.js';
+} from '../../../services/workflow-definitions/definition-files.js';
 import {
   discoverWorkflows,
   findWorkflow,
-} from '../../../activities/workflow-definitions/discover-workflows.js';
+} from '../../../services/workflow-definitions/discover-workflows.js';
 import {
   deleteProjectWorkflow,
   saveProjectWorkflow,
   WorkflowStoreError,
-} from '../../../activities/workflow-definitions/workflow-store.js';
-import { projectDirectory } from './project-directory.js';
+} from '../../../services/workflow-definitions/workflow-store.js';
+import { projectDirectory } from '../../../services/workflow-definitions/project-directory.js';
 
 /** Names become file names: letters, digits, `.`, `_`, `-`, no `..`, no slashes. */
 export const ITEM_NAME_PATTERN = '^(?!.*\\.\\.)[A-Za-z0-9][A-Za-z0-9._-]{0,63}$';
@@ -49,7 +49,7 @@ function lookupView(entry: WorkflowEntry) {
 }
 
 /** Where to look: bundled workflows, plus the project's when a cwd is given (and allowed). */
-async function discoveryOptions(deps: ActivityDependencies, cwd: string | undefined) {
+async function discoveryOptions(deps: ServiceContext, cwd: string | undefined) {
   if (cwd === undefined) return { loadBundled: true };
   const directory = await projectDirectory(deps.db, cwd);
   const config = loadConfig({
@@ -70,7 +70,7 @@ function invalidDefinition(errors: string[]): HttpProblem {
   });
 }
 
-export function workflowDefinitionRoutes(deps: ActivityDependencies): RouteDefinition[] {
+export function workflowDefinitionRoutes(deps: ServiceContext): RouteDefinition[] {
   return defineRoutes(
     defineRoute<{ query: { cwd?: string } }>({
       method: 'GET',

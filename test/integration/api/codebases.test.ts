@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureWorktree } from '../../../activities/git/worktrees.js';
-import { resetEnvLeakGateLogOnce } from '../../../activities/codebases/env-leak-gate.js';
+import { ensureWorktree } from '../../../services/worktrees/worktrees.js';
+import { resetEnvLeakGateLogOnce } from '../../../services/codebases/env-leak-gate.js';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
 import { git, makeBareRemote, makeTempRepo, type TempRepo } from '../../support/git-repos.js';
 import { startTestCoreApp } from '../../support/core-app.js';

@@ -11,8 +11,8 @@ import { captureLogs } from '../../support/logs.js';
 import { Client } from '@temporalio/client';
 import { makeTempDir } from '../../support/temp-dirs.js';
 import { testServiceContext } from '../../support/service-context.js';
-import { JournalHub } from '../../../api/core/streams/journal-hub.js';
-import { turnDispatcher } from '../../../api/core/conversations/turn-dispatch.js';
+import { JournalHub } from '../../../services/streams/journal-hub.js';
+import { turnDispatcher } from '../../../services/conversations/conversation-client.js';
 
 for (const kind of databaseKinds()) {
   describe(`core system endpoints (${kind.name})`, () => {

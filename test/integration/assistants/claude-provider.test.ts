@@ -3,9 +3,9 @@ import { expect } from 'chai';
 import {
   createAssistantProvider,
   type AssistantProviderDeps,
-} from '../../../activities/assistants/create-provider.js';
-import { createNestedSessionWarner } from '../../../activities/assistants/nested-session-warning.js';
-import type { AssistantChunk, AssistantTurnRequest } from '../../../activities/assistants/types.js';
+} from '../../../infra/assistants/create-provider.js';
+import { createNestedSessionWarner } from '../../../infra/assistants/nested-session-warning.js';
+import type { AssistantChunk, AssistantTurnRequest } from '../../../infra/assistants/types.js';
 import { captureLogs } from '../../support/logs.js';
 import {
   FAKE_CLAUDE,

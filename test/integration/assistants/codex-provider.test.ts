@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { codexHomeDir } from '../../../activities/assistants/codex-auth.js';
-import { createAssistantProvider } from '../../../activities/assistants/create-provider.js';
-import type { AssistantTurnRequest } from '../../../activities/assistants/types.js';
+import { codexHomeDir } from '../../../infra/assistants/codex-auth.js';
+import { createAssistantProvider } from '../../../infra/assistants/create-provider.js';
+import type { AssistantTurnRequest } from '../../../infra/assistants/types.js';
 import { captureLogs } from '../../support/logs.js';
 import {
   FAKE_CODEX,

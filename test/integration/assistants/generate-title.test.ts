@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { generateTitle } from '../../../activities/assistants/generate-title.js';
+import { generateTitle } from '../../../infra/assistants/generate-title.js';
 import { captureLogs } from '../../support/logs.js';
 import { FAKE_CLAUDE, configFor, environmentFor, isAlive, makeAssistantSandbox, waitFor } from './helpers.js';
 

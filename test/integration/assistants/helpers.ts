@@ -4,7 +4,7 @@ import type { EffectiveConfig } from '../../../config/config-types.js';
 import { configDefaults } from '../../../config/defaults.js';
 import { readEnvironment, type Environment } from '../../../config/environment.js';
 import { homeLayout } from '../../../config/paths.js';
-import type { AssistantChunk } from '../../../activities/assistants/types.js';
+import type { AssistantChunk } from '../../../infra/assistants/types.js';
 import { makeTempDir } from '../../support/temp-dirs.js';
 import { rejection } from '../../support/processes.js';
 

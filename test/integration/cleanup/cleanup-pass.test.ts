@@ -6,10 +6,10 @@ import {
   runCleanupPass,
   SYSTEM_STREAM,
   type CleanupSettings,
-} from '../../../activities/cleanup/cleanup-pass.js';
-import { reapEnvironment } from '../../../activities/cleanup/reap-environment.js';
-import { registerLocalPath } from '../../../activities/codebase-registration/register-local-path.js';
-import { ensureWorktree } from '../../../activities/git/worktrees.js';
+} from '../../../services/cleanup/cleanup-pass.js';
+import { reapEnvironment } from '../../../services/cleanup/reap-environment.js';
+import { registerLocalPath } from '../../../services/codebases/register-local-path.js';
+import { ensureWorktree } from '../../../services/worktrees/worktrees.js';
 import { createAssistantSession } from '../../../db/repositories/assistant-sessions.js';
 import { createConversation } from '../../../db/repositories/conversations.js';
 import { readEventsAfter } from '../../../db/repositories/events.js';
@@ -19,9 +19,9 @@ import {
 } from '../../../db/repositories/isolation-environments.js';
 import { createRun, transitionRun } from '../../../db/repositories/workflow-runs.js';
 import type { Codebase } from '../../../db/repositories/codebases.js';
-import { cleanupScheduleId, ensureCleanupSchedule } from '../../../worker/cleanup-schedule.js';
+import { cleanupScheduleId, ensureCleanupSchedule } from '../../../services/cleanup/cleanup-schedule.js';
 import type { CleanupPassResult } from '../../../workflows/cleanup/cleanup-pass.js';
-import type { ActivityDependencies } from '../../../activities/index.js';
+import type { ServiceContext } from '../../../services/context.js';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
 import { makeTempRepo, type TempRepo } from '../../support/git-repos.js';
 import { testServiceContext } from '../../support/service-context.js';
@@ -55,7 +55,7 @@ for (const kind of databaseKinds()) {
     let test: TestDatabase;
     let home: ReturnType<typeof makeTempDir>;
     let checkout: TempRepo;
-    let context: ActivityDependencies;
+    let context: ServiceContext;
     let codebase: Codebase;
 
     beforeEach(async () => {

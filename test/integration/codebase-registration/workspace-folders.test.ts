@@ -9,21 +9,15 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import {
-  cloneAndRegister,
-  CloneFailure,
-} from '../../../activities/codebase-registration/clone-and-register.js';
-import { registerLocalPath } from '../../../activities/codebase-registration/register-local-path.js';
-import {
-  OWNER_FILE,
-  reserveWorkspace,
-} from '../../../activities/codebase-registration/workspace-reservation.js';
+import { cloneAndRegister, CloneFailure } from '../../../services/codebases/clone-and-register.js';
+import { registerLocalPath } from '../../../services/codebases/register-local-path.js';
+import { OWNER_FILE, reserveWorkspace } from '../../../services/codebases/workspace-reservation.js';
 import {
   RegistrationError,
   type RegistrationOutcome,
-} from '../../../activities/codebase-registration/registration-context.js';
-import { identityForUrl } from '../../../activities/codebase-registration/identity-for-url.js';
-import type { ActivityDependencies } from '../../../activities/index.js';
+} from '../../../services/codebases/registration-outcome.js';
+import { identityForUrl } from '../../../services/codebases/identity-for-url.js';
+import type { ServiceContext } from '../../../services/context.js';
 import type { Codebase } from '../../../db/repositories/codebases.js';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
 import { git, makeTempRepo } from '../../support/git-repos.js';
@@ -51,7 +45,7 @@ for (const kind of databaseKinds()) {
     this.timeout(60_000);
     let test: TestDatabase;
     let scratch: ReturnType<typeof makeTempDir>;
-    let context: ActivityDependencies;
+    let context: ServiceContext;
     let ownerFolder: string;
 
     beforeEach(async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { TurnRecorder } from '../../../activities/conversations/turn-recorder.js';
-import { claimTurn, endTurn, TurnSuperseded } from '../../../activities/conversations/turn-state.js';
+import { TurnRecorder } from '../../../services/conversations/turn-recorder.js';
+import { claimTurn, endTurn, TurnSuperseded } from '../../../services/conversations/turn-state.js';
 import { createConversation } from '../../../db/repositories/conversations.js';
 import { readEventsAfter } from '../../../db/repositories/events.js';
 import { appendMessage, findMessage, listMessagesBefore } from '../../../db/repositories/messages.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BaseBranchError, resolveBaseBranch } from '../../../activities/git/base-branch.js';
+import { BaseBranchError, resolveBaseBranch } from '../../../infra/git/base-branch.js';
 import { git, makeTempRepo, type TempRepo } from '../../support/git-repos.js';
 import { makeRemoteFixture, type RemoteFixture } from './git-fixtures.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { environmentBranch, slugify, worktreeDirName } from '../../../activities/git/branch-names.js';
+import { environmentBranch, slugify, worktreeDirName } from '../../../services/worktrees/branch-names.js';
 import { git, makeTempRepo } from '../../support/git-repos.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');

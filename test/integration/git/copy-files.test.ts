@@ -6,7 +6,7 @@ import {
   copyIntoWorktree,
   parseCopyFileEntry,
   validateCopyFileEntries,
-} from '../../../activities/git/copy-files.js';
+} from '../../../infra/git/copy-files.js';
 import { makeTempDir } from '../../support/temp-dirs.js';
 
 function write(root: string, files: Record<string, string>): void {

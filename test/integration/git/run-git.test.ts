@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { isAlive } from '../../support/processes.js';
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GitError, runGit } from '../../../activities/git/run-git.js';
+import { GitError, runGit } from '../../../infra/git/run-git.js';
 import { makeTempRepo, type TempRepo } from '../../support/git-repos.js';
 
 async function failure(promise: Promise<unknown>): Promise<GitError> {

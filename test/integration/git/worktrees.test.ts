@@ -2,17 +2,17 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BaseBranchError } from '../../../activities/git/base-branch.js';
-import { environmentBranch } from '../../../activities/git/branch-names.js';
-import { CopyFilesError } from '../../../activities/git/copy-files.js';
-import { gitSucceeds } from '../../../activities/git/run-git.js';
-import { hasUncommittedChanges } from '../../../activities/git/worktree-status.js';
+import { BaseBranchError } from '../../../infra/git/base-branch.js';
+import { environmentBranch } from '../../../services/worktrees/branch-names.js';
+import { CopyFilesError } from '../../../infra/git/copy-files.js';
+import { gitSucceeds } from '../../../infra/git/run-git.js';
+import { hasUncommittedChanges } from '../../../infra/git/worktree-status.js';
 import {
   WorktreeError,
   ensureWorktree,
   removeWorktree,
   type EnsureWorktreeInput,
-} from '../../../activities/git/worktrees.js';
+} from '../../../services/worktrees/worktrees.js';
 import { createCodebase } from '../../../db/repositories/codebases.js';
 import {
   listEnvironments,

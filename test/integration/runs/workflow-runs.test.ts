@@ -13,8 +13,8 @@ import { makeTempDir } from '../../support/temp-dirs.js';
 import { jsonClient } from '../../support/json-client.js';
 import YAML from 'yaml';
 import { createRun, transitionRun } from '../../../db/repositories/workflow-runs.js';
-import { reconcileRuns } from '../../../activities/runs/reconcile-runs.js';
-import { searchAttributesRegistered } from '../../../worker/temporal/search-attributes.js';
+import { reconcileRuns } from '../../../services/runs/reconcile-runs.js';
+import { searchAttributesRegistered } from '../../../infra/temporal/search-attributes.js';
 import { RUN_STATUS_ATTRIBUTE, WORKFLOW_NAME_ATTRIBUTE } from '../../../domain/runs/run-search-attributes.js';
 import { RUN_WORKFLOW_TYPE, runWorkflowId } from '../../../domain/runs/run-contract.js';
 

@@ -7,8 +7,8 @@ import {
   BUNDLED_COMMANDS_DIR,
   BUNDLED_SCRIPTS_DIR,
   BUNDLED_WORKFLOWS_DIR,
-} from '../../../activities/workflow-definitions/bundled-library.js';
-import { checkDefinition } from '../../../activities/workflow-definitions/definition-files.js';
+} from '../../../services/workflow-definitions/bundled-library.js';
+import { checkDefinition } from '../../../services/workflow-definitions/definition-files.js';
 import { makeTempRepo } from '../../support/git-repos.js';
 import { makeTempDir } from '../../support/temp-dirs.js';
 

@@ -3,7 +3,7 @@ import { Client } from '@temporalio/client';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCodebase } from '../../../db/repositories/codebases.js';
-import { ensureWorktree } from '../../../activities/git/worktrees.js';
+import { ensureWorktree } from '../../../services/worktrees/worktrees.js';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
 import { startTestCoreApp, type TestCoreApp } from '../../support/core-app.js';
 import { makeTempRepo, type TempRepo } from '../../support/git-repos.js';

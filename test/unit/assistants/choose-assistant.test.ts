@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { chooseAssistant } from '../../../activities/assistants/choose-assistant.js';
+import { chooseAssistant } from '../../../infra/assistants/choose-assistant.js';
 import { loadConfig } from '../../../config/load-config.js';
 import { captureLogs } from '../../support/logs.js';
 import { makeTempDir } from '../../support/temp-dirs.js';

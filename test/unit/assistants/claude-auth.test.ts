@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { resolveClaudeAuth } from '../../../activities/assistants/claude-auth.js';
+import { resolveClaudeAuth } from '../../../infra/assistants/claude-auth.js';
 import { readEnvironment } from '../../../config/environment.js';
 
 const claude = (vars: Record<string, string>) => readEnvironment(vars).claude;

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { fallbackTitle } from '../../../activities/assistants/generate-title.js';
-import { createNestedSessionWarner } from '../../../activities/assistants/nested-session-warning.js';
+import { fallbackTitle } from '../../../infra/assistants/generate-title.js';
+import { createNestedSessionWarner } from '../../../infra/assistants/nested-session-warning.js';
 import { withoutClaudeSessionMarkers } from '../../../config/claude-session-markers.js';
-import { baseSubprocessEnv } from '../../../activities/assistants/subprocess-env.js';
+import { baseSubprocessEnv } from '../../../infra/assistants/subprocess-env.js';
 
 describe('assistants/fallbackTitle', () => {
   it('keeps a short message as it is, on one line', () => {

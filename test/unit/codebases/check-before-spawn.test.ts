@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { EnvLeakBlockedError, assertNoEnvLeak } from '../../../activities/codebases/check-before-spawn.js';
+import { EnvLeakBlockedError, assertNoEnvLeak } from '../../../services/codebases/check-before-spawn.js';
 import {
   ENV_LEAK_GATE_DISABLED,
   resetEnvLeakGateLogOnce,
-} from '../../../activities/codebases/env-leak-gate.js';
+} from '../../../services/codebases/env-leak-gate.js';
 import { loadConfig } from '../../../config/load-config.js';
 import { git, makeTempRepo, type TempRepo } from '../../support/git-repos.js';
 import { captureLogs } from '../../support/logs.js';

@@ -3,8 +3,8 @@ import {
   ENV_LEAK_CONSENT_GRANTED,
   ENV_LEAK_CONSENT_REVOKED,
   logConsentChange,
-} from '../../../activities/codebases/env-leak-audit.js';
-import { scanForEnvLeaks } from '../../../activities/codebases/env-leak-scan.js';
+} from '../../../services/codebases/env-leak-audit.js';
+import { scanForEnvLeaks } from '../../../services/codebases/env-leak-scan.js';
 import { captureLogs } from '../../support/logs.js';
 import { SECRET_VALUE, tempDirs, writeFile } from './fixtures.js';
 

@@ -8,8 +8,8 @@ import {
   evaluateEnvLeakGate,
   resetEnvLeakGateLogOnce,
   type EnvLeakGateInput,
-} from '../../../activities/codebases/env-leak-gate.js';
-import { scanForEnvLeaks, type EnvLeakScan } from '../../../activities/codebases/env-leak-scan.js';
+} from '../../../services/codebases/env-leak-gate.js';
+import { scanForEnvLeaks, type EnvLeakScan } from '../../../services/codebases/env-leak-scan.js';
 import { captureLogs, type LogLine } from '../../support/logs.js';
 import { SECRET_VALUE, tempDirs, writeFile } from './fixtures.js';
 

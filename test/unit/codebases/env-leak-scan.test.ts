@@ -7,7 +7,7 @@ import {
   SENSITIVE_KEYS,
   matchedKeys,
   scanForEnvLeaks,
-} from '../../../activities/codebases/env-leak-scan.js';
+} from '../../../services/codebases/env-leak-scan.js';
 import { SECRET_VALUE, tempDirs, writeFile } from './fixtures.js';
 
 describe('activities/codebases/env-leak-scan', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readEnvironment } from '../../../config/environment.js';
-import { gitCredentialsFor, scrubCredentials } from '../../../activities/git/credentials.js';
+import { gitCredentialsFor, scrubCredentials } from '../../../infra/git/credentials.js';
 
 const environment = (env: NodeJS.ProcessEnv) =>
   readEnvironment({ ...env, CAIRN_HOME: '/tmp/cairn-cred-test' });

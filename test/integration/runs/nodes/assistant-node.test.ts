@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { CancelledFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { expect } from 'chai';
-import type { ActivityDependencies } from '../../../../activities/index.js';
+import type { ServiceContext } from '../../../../services/context.js';
 import { createCodebase } from '../../../../db/repositories/codebases.js';
 import { createConversation } from '../../../../db/repositories/conversations.js';
 import { DASHBOARD_STREAM, readEventsAfter } from '../../../../db/repositories/events.js';
@@ -23,7 +23,7 @@ function nodeSandbox(kind: DatabaseKind) {
     home: undefined as unknown as ReturnType<typeof makeTempHome>,
     work: undefined as unknown as ReturnType<typeof makeTempDir>,
     fakes: undefined as unknown as FakeAssistantSetup,
-    deps: undefined as unknown as ActivityDependencies,
+    deps: undefined as unknown as ServiceContext,
     run: undefined as unknown as ReturnType<typeof nodeRunner>,
     childPidFile: '',
     runId: '',

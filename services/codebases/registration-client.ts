@@ -1,0 +1,71 @@
+import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { ApplicationFailure } from '@temporalio/common';
+import { createHash } from 'node:crypto';
+import { identityForUrl } from './identity-for-url.js';
+import type { CloneInput } from './clone-and-register.js';
+import { RegistrationError, type RegistrationOutcome } from './registration-outcome.js';
+import { CLONE_FAILED, REGISTRATION_REFUSED } from '../../domain/codebases/registration-failures.js';
+
+export interface TemporalAccess {
+  client: Client;
+  taskQueue: string;
+  /** The namespace has Cairn's search attributes, so run executions can carry them. */
+  searchAttributes?: boolean;
+}
+
+/** One workflow id per repository, so concurrent registrations of one URL share one clone. */
+export function registrationWorkflowId(repositoryKey: string): string {
+  return `codebase-registration-${createHash('sha256').update(repositoryKey).digest('hex').slice(0, 32)}`;
+}
+
+function applicationFailureOf(error: unknown): ApplicationFailure | undefined {
+  for (let cause = error; cause; cause = (cause as { cause?: unknown }).cause) {
+    if (cause instanceof ApplicationFailure) return cause;
+  }
+  return undefined;
+}
+
+async function outcomeOf(handle: WorkflowHandle): Promise<RegistrationOutcome> {
+  try {
+    return (await handle.result()) as RegistrationOutcome;
+  } catch (error) {
+    if (!(error instanceof WorkflowFailedError)) throw error;
+    const failure = applicationFailureOf(error);
+    if (failure?.type === CLONE_FAILED) throw new RegistrationError('clone_failed', failure.message);
+    if (failure?.type === REGISTRATION_REFUSED) {
+      const code = (failure.details?.[0] as RegistrationError['code'] | undefined) ?? 'invalid_url';
+      throw new RegistrationError(code, failure.message);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Runs the codebaseRegistration workflow and waits for its outcome. A registration of the same
+ * repository already in flight is joined rather than repeated: the joiner gets the codebase as
+ * existing (200), and a joiner that consented retries when the leader was blocked without it.
+ */
+export async function registerByUrl(
+  temporal: TemporalAccess,
+  input: CloneInput,
+): Promise<RegistrationOutcome> {
+  const identity = identityForUrl(input.url);
+  const workflowId = registrationWorkflowId(identity.key);
+  let handle: WorkflowHandle;
+  try {
+    handle = await temporal.client.workflow.start('codebaseRegistration', {
+      taskQueue: temporal.taskQueue,
+      workflowId,
+      workflowIdConflictPolicy: 'FAIL',
+      workflowExecutionTimeout: '1 hour',
+      args: [input],
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    const leader = await outcomeOf(temporal.client.workflow.getHandle(workflowId));
+    if (leader.outcome === 'registered') return { ...leader, created: false };
+    return input.allowEnvKeys ? registerByUrl(temporal, input) : leader;
+  }
+  return outcomeOf(handle);
+}

@@ -1,0 +1,183 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { EffectiveConfig } from '../../config/config-types.js';
+import { loadConfig } from '../../config/load-config.js';
+import { findCodebase, type Codebase } from '../../db/repositories/codebases.js';
+import { findConversation } from '../../db/repositories/conversations.js';
+import { listRunEvents } from '../../db/repositories/run-events.js';
+import { findRun } from '../../db/repositories/workflow-runs.js';
+import { usesBaseBranch, validateWorkflowDefinition } from '../../domain/workflow-definitions/index.js';
+import type { WorkflowDefinition } from '../../domain/workflow-definitions/types.js';
+import type { NodeResult, RunContext } from '../../domain/runs/run-contract.js';
+import { workspaceAt } from '../codebases/workspace.js';
+import { gitCredentialsFor } from '../../infra/git/credentials.js';
+import { resolveBaseBranch } from '../../infra/git/base-branch.js';
+import { ensureWorktree } from '../worktrees/worktrees.js';
+import { BUNDLED_SCRIPTS_DIR } from '../workflow-definitions/bundled-library.js';
+import { discoverCommands } from '../workflow-definitions/discover-commands.js';
+import type { ServiceContext } from '../context.js';
+
+/** A run that cannot start (no worktree, an unknown command): retrying will not help. */
+export const RUN_PREPARATION_FAILED = 'RunPreparationFailed';
+
+function refuse(message: string): never {
+  throw ApplicationFailure.create({ type: RUN_PREPARATION_FAILED, message, nonRetryable: true });
+}
+
+export interface PreparedRun {
+  context: RunContext;
+  /** Nodes that succeeded in an earlier execution (a resumed run skips them). */
+  completed: Record<string, NodeResult>;
+}
+
+/** The latest result of each node that succeeded, from the run's recorded events. */
+async function completedNodes(deps: ServiceContext, runId: string): Promise<Record<string, NodeResult>> {
+  const completed: Record<string, NodeResult> = {};
+  for (const event of await listRunEvents(deps.db.knex, runId)) {
+    if (!event.nodeId) continue;
+    if (event.type === 'node_completed')
+      completed[event.nodeId] = { status: 'succeeded', output: event.payload.output };
+    else if (event.type === 'node_started') delete completed[event.nodeId];
+  }
+  return completed;
+}
+
+async function commandBodies(definition: WorkflowDefinition, cwd: string, deps: ServiceContext) {
+  const wanted = new Set(definition.nodes.flatMap((node) => (node.kind === 'command' ? [node.command] : [])));
+  if (wanted.size === 0) return {};
+  const config = loadConfig({
+    home: deps.home,
+    environment: deps.environment,
+    logger: deps.logger,
+    repoPath: cwd,
+  });
+  const found = await discoverCommands({
+    cwd,
+    commandsFolder: config.effective.commands.folder,
+    loadBundled: config.effective.defaults.loadDefaultCommands,
+  });
+  const bodies: Record<string, string> = {};
+  for (const name of wanted) {
+    const command = found.find((entry) => entry.name === name);
+    if (!command)
+      refuse(
+        `The workflow uses the command "${name}", which exists neither in the repository nor among the bundled commands.`,
+      );
+    bodies[name] = command.body;
+  }
+  return bodies;
+}
+
+interface RunPlace {
+  cwd: string;
+  baseBranch: string | undefined;
+}
+
+/** The run's own worktree of the codebase; a run never falls back to the user's checkout. */
+async function runWorktree(
+  deps: ServiceContext,
+  runId: string,
+  codebase: Codebase,
+  definition: WorkflowDefinition,
+  config: EffectiveConfig,
+): Promise<RunPlace> {
+  try {
+    const { environment } = await ensureWorktree({
+      db: deps.db,
+      codebaseId: codebase.id,
+      sourcePath: codebase.sourcePath,
+      worktreesRoot: workspaceAt(dirname(codebase.sourcePath)).worktrees,
+      kind: 'run',
+      key: runId,
+      configuredBaseBranch: config.worktree.baseBranch,
+      usesBaseBranchVariable: usesBaseBranch(definition),
+      copyFiles: config.worktree.copyFiles,
+      credentials: codebase.url ? gitCredentialsFor(codebase.url, deps.environment) : undefined,
+      logger: deps.logger,
+    });
+    await deps.db
+      .knex('workflow_runs')
+      .where({ id: runId })
+      .update({ isolation_environment_id: environment.id });
+    return { cwd: environment.path, baseBranch: environment.baseBranch ?? undefined };
+  } catch (error) {
+    refuse(`The run's worktree could not be made: ${(error as Error).message}`);
+  }
+}
+
+/** `isolation: none`: the codebase's own checkout, as it is; the base branch only when asked for. */
+async function sharedCheckout(
+  deps: ServiceContext,
+  codebase: Codebase,
+  definition: WorkflowDefinition,
+  config: EffectiveConfig,
+): Promise<RunPlace> {
+  if (!usesBaseBranch(definition)) return { cwd: codebase.sourcePath, baseBranch: undefined };
+  try {
+    const base = await resolveBaseBranch({
+      repoPath: codebase.sourcePath,
+      configuredBaseBranch: config.worktree.baseBranch,
+      usesBaseBranchVariable: true,
+      credentials: codebase.url ? gitCredentialsFor(codebase.url, deps.environment) : undefined,
+    });
+    return { cwd: codebase.sourcePath, baseBranch: base.branch };
+  } catch (error) {
+    refuse(`The run's base branch could not be resolved: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Everything a run needs, fixed at its start: the definition it was started with, where it
+ * works (its own worktree of the conversation's codebase, never the user's checkout unless the
+ * workflow says `isolation: none`), the artifacts folder, the base branch, and the command files
+ * its nodes name.
+ */
+export async function prepareRun(deps: ServiceContext, runId: string): Promise<PreparedRun> {
+  const { knex } = deps.db;
+  const run = await findRun(knex, runId);
+  if (!run) refuse(`Run ${runId} no longer exists.`);
+  const checked = validateWorkflowDefinition(run.definition);
+  if (!checked.valid) refuse(`The run's definition is not valid: ${checked.errors.join('; ')}`);
+  const definition = checked.definition;
+  const conversation = run.conversationId ? await findConversation(knex, run.conversationId) : undefined;
+  const codebase = conversation?.codebaseId ? await findCodebase(knex, conversation.codebaseId) : undefined;
+
+  let place: RunPlace;
+  let artifactsDir: string;
+  let docsDir = 'docs/';
+  if (codebase) {
+    const config = loadConfig({
+      home: deps.home,
+      environment: deps.environment,
+      logger: deps.logger,
+      repoPath: codebase.sourcePath,
+    }).effective;
+    docsDir = config.docs.path;
+    place =
+      definition.isolation === 'none'
+        ? await sharedCheckout(deps, codebase, definition, config)
+        : await runWorktree(deps, runId, codebase, definition, config);
+    artifactsDir = join(workspaceAt(dirname(codebase.sourcePath)).artifacts, runId);
+  } else {
+    // No codebase: the run gets a scratch folder of its own.
+    place = { cwd: join(deps.home, 'runs', runId, 'work'), baseBranch: undefined };
+    artifactsDir = join(deps.home, 'runs', runId, 'artifacts');
+    mkdirSync(place.cwd, { recursive: true });
+  }
+  mkdirSync(artifactsDir, { recursive: true });
+  const context: RunContext = {
+    runId,
+    conversationId: run.conversationId,
+    codebaseId: codebase?.id ?? null,
+    definition,
+    message: run.message ?? '',
+    cwd: place.cwd,
+    artifactsDir,
+    docsDir,
+    baseBranch: place.baseBranch,
+    scriptsDir: BUNDLED_SCRIPTS_DIR,
+    commands: await commandBodies(definition, place.cwd, deps),
+  };
+  return { context, completed: await completedNodes(deps, runId) };
+}

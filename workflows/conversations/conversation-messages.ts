@@ -1,0 +1,6 @@
+import { defineSignal } from '@temporalio/workflow';
+import type { MessageSignal } from '../../domain/conversations/conversation-workflow.js';
+
+// The signal a conversation execution takes, defined once: the workflow sets its handler and
+// services/conversations/conversation-client.ts sends it. The name is part of saved histories.
+export const messageSignal = defineSignal<[MessageSignal]>('message');

@@ -182,6 +182,11 @@ export const ENVIRONMENT_TABLE = {
       default: '127.0.0.1',
     }),
     webUiOrigin: text('WEB_UI_ORIGIN', { description: 'CORS origin for API routes', default: '*' }),
+    validateResponses: flag('CAIRN_VALIDATE_RESPONSES', {
+      default: false,
+      description:
+        'true checks every JSON answer against its OpenAPI response schema; a mismatch is a 500 whose log names the fields (the test suite turns it on)',
+    }),
     webUiDev: flag('WEB_UI_DEV', {
       description: 'When true, the core server does not serve the static web UI',
       default: false,

@@ -27,6 +27,8 @@ export interface HttpAppOptions {
   servers?: OpenApiServer[];
   /** Runs after body parsing and before the routes (e.g. authentication). */
   extraMiddleware?: Middleware<HttpState>[];
+  /** Check every JSON answer against its route's response schema (CAIRN_VALIDATE_RESPONSES). */
+  validateResponses?: boolean;
 }
 
 export type HttpApp = Koa<HttpState>;
@@ -63,7 +65,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     routes: options.routes,
     components: options.components,
   });
-  const router = buildRouter(routes, compiler, openapiEndpoints(options.openapiPaths ?? [], document));
+  const router = buildRouter(routes, compiler, openapiEndpoints(options.openapiPaths ?? [], document), {
+    validateResponses: options.validateResponses,
+  });
 
   const app = new Koa<HttpState>();
   app.use(requestId());

@@ -9,6 +9,38 @@ interface CompiledInputs {
   body?: InputValidator;
 }
 
+export interface RouteHandlerOptions {
+  /** Check each JSON answer against the route's response schema (tests, development). */
+  validateResponses?: boolean;
+}
+
+/** One validator per documented status with a JSON schema. */
+function compileResponses(route: NormalizedRoute, compiler: SchemaCompiler, label: string) {
+  const validators = new Map<number, InputValidator>();
+  for (const [status, response] of Object.entries(route.definition.responses)) {
+    const json = !response.contentType || /json/.test(response.contentType);
+    if (response.schema && json)
+      validators.set(Number(status), compiler.compile(response.schema, 'response', label));
+  }
+  return validators;
+}
+
+/**
+ * A JSON answer that its OpenAPI schema does not describe is a bug in the handler: with
+ * validation on it becomes a 500 whose log names the fields, so the test that made it fails.
+ */
+function checkResponse(validators: Map<number, InputValidator>, label: string, ctx: HttpContext): void {
+  const body: unknown = ctx.body;
+  if (body === null || typeof body !== 'object' || Buffer.isBuffer(body) || 'pipe' in body) return;
+  const validate = validators.get(ctx.status);
+  if (!validate) throw new Error(`${label} answered ${ctx.status}, a status its responses do not list`);
+  const errors = validate(body);
+  if (errors.length > 0) {
+    const found = errors.map((error) => `${error.path} ${error.message}`).join('; ');
+    throw new Error(`${label} answered ${ctx.status} with a body its schema does not allow: ${found}`);
+  }
+}
+
 // Copies into a plain object: Object.fromEntries defines keys, so a `__proto__` key stays data.
 function plainCopy(source: object | undefined): Record<string, unknown> {
   return Object.fromEntries(Object.entries(source ?? {}));
@@ -41,8 +73,13 @@ function applyResult(ctx: HttpContext, result: RouteResult | undefined | void): 
 }
 
 /** Koa middleware that validates a request against its route, runs the handler and writes the result. */
-export function createRouteHandler(route: NormalizedRoute, compiler: SchemaCompiler) {
+export function createRouteHandler(
+  route: NormalizedRoute,
+  compiler: SchemaCompiler,
+  options: RouteHandlerOptions = {},
+) {
   const label = `route ${route.definition.operationId}`;
+  const responses = options.validateResponses ? compileResponses(route, compiler, label) : undefined;
   const inputs: CompiledInputs = {
     params: route.params && compiler.compile(route.params, 'params', label),
     query: route.query && compiler.compile(route.query, 'query', label),
@@ -68,5 +105,6 @@ export function createRouteHandler(route: NormalizedRoute, compiler: SchemaCompi
       requestId: ctx.state.requestId,
     });
     applyResult(ctx, result);
+    if (responses) checkResponse(responses, label, ctx);
   };
 }

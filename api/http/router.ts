@@ -2,7 +2,7 @@ import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import { HttpProblem } from './problem.js';
 import type { HttpContext, HttpState, NormalizedRoute } from './route.js';
-import { createRouteHandler } from './route-handler.js';
+import { createRouteHandler, type RouteHandlerOptions } from './route-handler.js';
 import type { SchemaCompiler } from './validation.js';
 
 export type HttpRouter = Router<HttpState>;
@@ -17,11 +17,12 @@ export function buildRouter(
   routes: NormalizedRoute[],
   compiler: SchemaCompiler,
   endpoints: StaticEndpoint[] = [],
+  handlerOptions: RouteHandlerOptions = {},
 ): HttpRouter {
   // 'specificity': /items/search beats /items/{id}, as OpenAPI path matching requires.
   const router = new Router<HttpState>({ exclusive: 'specificity' });
   for (const route of routes) {
-    router.register(route.routerPath, [route.method], createRouteHandler(route, compiler), {
+    router.register(route.routerPath, [route.method], createRouteHandler(route, compiler, handlerOptions), {
       name: route.definition.operationId,
     });
   }

@@ -4,7 +4,7 @@ import type { FieldError } from './problem.js';
 import type { JsonSchema } from './route.js';
 
 /** Where a value came from; also the first segment of every error path. */
-export type InputLocation = 'params' | 'query' | 'body';
+export type InputLocation = 'params' | 'query' | 'body' | 'response';
 
 /** Validates (and, for params and query, coerces in place) one input; returns the failures. */
 export type InputValidator = (data: unknown) => FieldError[];
@@ -25,9 +25,9 @@ const BASE_OPTIONS: Options = {
   allowUnionTypes: true,
 };
 
-function createAjv(coerce: boolean): Ajv {
+function createAjv(coerce: boolean, useDefaults = true): Ajv {
   // Path and query values arrive as strings (or arrays of them); bodies are typed JSON.
-  const ajv = new Ajv({ ...BASE_OPTIONS, coerceTypes: coerce ? 'array' : false });
+  const ajv = new Ajv({ ...BASE_OPTIONS, coerceTypes: coerce ? 'array' : false, useDefaults });
   addFormats.default(ajv);
   // OpenAPI's singular `example` is an annotation; accept it so route schemas may carry it.
   ajv.addKeyword({ keyword: 'example', schemaType: [] });
@@ -86,12 +86,14 @@ function toValidator(validate: ValidateFunction, location: InputLocation): Input
 }
 
 /**
- * Compiles route input schemas once, at registration. Two Ajv instances: one coerces
- * (params, query), one never does (bodies). Both know the shared component schemas.
+ * Compiles route schemas once, at registration. Three Ajv instances: one coerces (params,
+ * query), one never does (bodies), and one only checks (responses: no defaults filled in, the
+ * answer is sent as the handler made it). All know the shared component schemas.
  */
 export class SchemaCompiler {
   private readonly coercing = createAjv(true);
   private readonly exact = createAjv(false);
+  private readonly checking = createAjv(false, false);
 
   constructor(components: Record<string, JsonSchema> = {}) {
     for (const [name, schema] of Object.entries(components)) {
@@ -100,12 +102,13 @@ export class SchemaCompiler {
       const { $id: _ownId, ...body } = prepared;
       this.coercing.addSchema(body, id);
       this.exact.addSchema(structuredClone(body), id);
+      this.checking.addSchema(structuredClone(body), id);
     }
   }
 
   /** Throws, naming `label`, when the schema is invalid or refers to an unknown component. */
   compile(schema: JsonSchema, location: InputLocation, label: string): InputValidator {
-    const ajv = location === 'body' ? this.exact : this.coercing;
+    const ajv = location === 'response' ? this.checking : location === 'body' ? this.exact : this.coercing;
     try {
       return toValidator(ajv.compile(withComponentIds(withoutDialect(schema)) as JsonSchema), location);
     } catch (error) {

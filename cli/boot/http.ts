@@ -72,6 +72,7 @@ export async function startHttpServices(
     maxConcurrent: config.effective.concurrency.maxConversations,
     adapters: enabledAdapters(environment),
     corsOrigin: environment.server.webUiOrigin,
+    validateResponses: environment.server.validateResponses,
     update: sourceBuildUpdateInfo(pkg.version, pkg.releasesUrl),
     codebases: {
       registration: activityDependencies(context, db),

@@ -48,6 +48,7 @@ export async function startTestCoreApp(
     maxConcurrent: options.maxConcurrent ?? 2,
     adapters: ['web'],
     corsOrigin: '*',
+    validateResponses: true,
     update: sourceBuildUpdateInfo('0.0.0-test', ''),
     codebases: { registration: context, temporal },
     conversations: {

@@ -64,7 +64,7 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
   return deepFreeze(result) as Environment;
 }
 
-/** The reference of every variable, for the README and `cairn doctor`. */
+/** The reference of every variable, for docs/configuration.md and `cairn doctor`. */
 export function describeEnvironmentVariables(): EnvironmentVariableInfo[] {
   const rows: EnvironmentVariableInfo[] = [];
   for (const [group, specs] of groups()) {

@@ -6,7 +6,7 @@ export const END_MARKER = '<!-- env-reference:end -->';
 
 const escapeCell = (text: string) => text.replace(/\|/g, '\\|');
 
-/** The README's environment-variable table, generated from the one table the code reads. */
+/** The environment-variable table of docs/configuration.md, generated from the one table the code reads. */
 export function environmentReference(): string {
   const rows = describeEnvironmentVariables();
   const lines = ['| Variable | Group | Default | Meaning |', '|---|---|---|---|'];
@@ -18,16 +18,18 @@ export function environmentReference(): string {
   return lines.join('\n');
 }
 
-/** README text with the generated section replaced. */
-export function withEnvironmentReference(readme: string): string {
-  const start = readme.indexOf(START_MARKER);
-  const end = readme.indexOf(END_MARKER);
-  if (start < 0 || end < start) throw new Error('README.md lacks the env-reference markers');
-  return `${readme.slice(0, start + START_MARKER.length)}\n${environmentReference()}\n${readme.slice(end)}`;
+/** The page that holds the generated table between the markers. */
+export const REFERENCE_PAGE = new URL('../docs/configuration.md', import.meta.url);
+
+/** Page text with the generated section replaced. */
+export function withEnvironmentReference(page: string): string {
+  const start = page.indexOf(START_MARKER);
+  const end = page.indexOf(END_MARKER);
+  if (start < 0 || end < start) throw new Error('docs/configuration.md lacks the env-reference markers');
+  return `${page.slice(0, start + START_MARKER.length)}\n${environmentReference()}\n${page.slice(end)}`;
 }
 
 if (process.argv[1]?.endsWith('env-reference.ts')) {
-  const path = new URL('../README.md', import.meta.url);
-  writeFileSync(path, withEnvironmentReference(readFileSync(path, 'utf8')));
-  console.log('README.md environment reference updated');
+  writeFileSync(REFERENCE_PAGE, withEnvironmentReference(readFileSync(REFERENCE_PAGE, 'utf8')));
+  console.log('docs/configuration.md environment reference updated');
 }

@@ -1,5 +1,5 @@
 // The journal events of a conversation stream (SSE `type` values). Pure data: used by the API,
-// the turn activities and the README's event table.
+// the turn activities and the event table of docs/api.md.
 
 export const CONVERSATION_EVENT_TYPES = [
   'message',

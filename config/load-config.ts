@@ -6,7 +6,7 @@ import { deepFreeze } from './freeze.js';
 import type { Logger } from './logger.js';
 import { applyEnvironment, applyGlobalFile, applyRepositoryFile } from './merge-config.js';
 import { homeLayout } from './paths.js';
-import { readConfigFile } from './read-config-file.js';
+import { readConfigFile, type ConfigFileResult } from './read-config-file.js';
 import type { GlobalConfigFile, RepositoryConfigFile } from './schema.js';
 
 export interface LoadConfigOptions {
@@ -20,36 +20,56 @@ export interface LoadConfigOptions {
   logger: Logger;
 }
 
+/** One config file as read: where it is and what readConfigFile made of it. */
+export interface ConfigLayer {
+  file: string;
+  read: ConfigFileResult;
+}
+
+export function globalConfigFile(home: string): string {
+  return homeLayout(home).configFile;
+}
+
 export function repositoryConfigFile(repoPath: string): string {
   return path.join(repoPath, '.cairn', 'config.yaml');
 }
 
+export function readGlobalLayer(home: string, logger: Logger): ConfigLayer {
+  const file = globalConfigFile(home);
+  return { file, read: readConfigFile(file, 'global', logger) };
+}
+
+export function readRepositoryLayer(repoPath: string, logger: Logger): ConfigLayer {
+  const file = repositoryConfigFile(repoPath);
+  return { file, read: readConfigFile(file, 'repository', logger) };
+}
+
 /**
- * Builds the configuration: defaults < `<home>/config.yaml` < `<repo>/.cairn/config.yaml` <
- * environment. Config-file problems are logged and returned, never thrown.
+ * Layers defaults < the global file < the repository file < the environment into one frozen
+ * config. The layers are not changed (and are frozen with the result), so one read file can serve
+ * many compositions.
  */
-export function loadConfig(options: LoadConfigOptions): CairnConfig {
-  const { home, repoPath, logger } = options;
-  const environment = options.environment ?? readEnvironment(options.env ?? process.env);
-  const layout = homeLayout(home);
-  const effective = configDefaults(layout);
+export function composeConfig(
+  home: string,
+  environment: Environment,
+  globalLayer: ConfigLayer,
+  repositoryLayer?: ConfigLayer,
+): CairnConfig {
+  const effective = configDefaults(homeLayout(home));
   const sources: CairnConfig['sources'] = {};
   const problems: ConfigProblem[] = [];
 
   // Schema validation guarantees the shapes these casts describe.
-  const globalRead = readConfigFile(layout.configFile, 'global', logger);
-  const global = globalRead.value as GlobalConfigFile;
-  if (globalRead.present) sources.globalFile = layout.configFile;
-  problems.push(...globalRead.problems);
+  const global = globalLayer.read.value as GlobalConfigFile;
+  if (globalLayer.read.present) sources.globalFile = globalLayer.file;
+  problems.push(...globalLayer.read.problems);
   applyGlobalFile(effective, global, home);
 
   let repository: RepositoryConfigFile | undefined;
-  if (repoPath !== undefined) {
-    const file = repositoryConfigFile(repoPath);
-    const repoRead = readConfigFile(file, 'repository', logger);
-    repository = repoRead.value as RepositoryConfigFile;
-    if (repoRead.present) sources.repositoryFile = file;
-    problems.push(...repoRead.problems);
+  if (repositoryLayer) {
+    repository = repositoryLayer.read.value as RepositoryConfigFile;
+    if (repositoryLayer.read.present) sources.repositoryFile = repositoryLayer.file;
+    problems.push(...repositoryLayer.read.problems);
     applyRepositoryFile(effective, repository);
   }
 
@@ -58,4 +78,17 @@ export function loadConfig(options: LoadConfigOptions): CairnConfig {
   const config: CairnConfig = { global, effective, sources, problems };
   if (repository) config.repository = repository;
   return deepFreeze(config);
+}
+
+/**
+ * Builds the configuration from the files as they are now: defaults < `<home>/config.yaml` <
+ * `<repo>/.cairn/config.yaml` < environment. Config-file problems are logged and returned, never
+ * thrown. Long-lived code reads a ConfigSource instead, which reads each file once.
+ */
+export function loadConfig(options: LoadConfigOptions): CairnConfig {
+  const { home, repoPath, logger } = options;
+  const environment = options.environment ?? readEnvironment(options.env ?? process.env);
+  const globalLayer = readGlobalLayer(home, logger);
+  const repositoryLayer = repoPath === undefined ? undefined : readRepositoryLayer(repoPath, logger);
+  return composeConfig(home, environment, globalLayer, repositoryLayer);
 }

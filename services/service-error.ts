@@ -4,7 +4,7 @@
  * never know about HTTP; the kinds map one to one onto 4xx statuses in api/http/error-handler.ts.
  */
 export type ServiceErrorKind =
-  'invalid' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'unavailable';
+  'invalid' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'unprocessable' | 'unavailable';
 
 /** One input at fault: a JSON Pointer rooted at the request part (`/query/cwd`) and why. */
 export interface ServiceFieldError {

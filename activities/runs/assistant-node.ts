@@ -1,6 +1,5 @@
 import { Context } from '@temporalio/activity';
 import type { CairnConfig, EffectiveConfig } from '../../config/config-types.js';
-import { loadConfig } from '../../config/load-config.js';
 import { findCodebase } from '../../db/repositories/codebases.js';
 import type { AssistantNodeInput, NodeOutcome } from '../../domain/runs/run-contract.js';
 import { chooseAssistant } from '../../infra/assistants/choose-assistant.js';
@@ -112,7 +111,7 @@ export async function runAssistantNode(
   };
 
   const { home, environment, logger } = deps;
-  const config = loadConfig({ home, environment, logger, repoPath: input.cwd });
+  const config = deps.config.forRepository(input.cwd);
   const leak = await envLeakProblem(deps, input, config);
   if (leak) return failed(leak);
 

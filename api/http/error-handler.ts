@@ -9,6 +9,7 @@ const STATUS_OF_KIND: Record<ServiceErrorKind, number> = {
   not_found: 404,
   conflict: 409,
   too_large: 413,
+  unprocessable: 422,
   unavailable: 503,
 };
 

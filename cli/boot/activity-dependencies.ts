@@ -10,6 +10,7 @@ export function activityDependencies(context: CairnContext, db: Database): Servi
     home: context.layout.home,
     workspacesRoot: context.config.effective.paths.workspaces,
     environment: context.environment,
+    config: context.configSource,
     env: process.env,
   };
 }

@@ -1,7 +1,7 @@
 import { createLogger, type Logger } from '../../config/logger.js';
 import { ensureHomeLayout, homeLayout, resolveCairnHome, type HomeLayout } from '../../config/paths.js';
 import { readEnvironment, type Environment } from '../../config/environment.js';
-import { loadConfig } from '../../config/load-config.js';
+import { createConfigSource, type ConfigSource } from '../../config/config-source.js';
 import type { CairnConfig } from '../../config/config-types.js';
 import { prepareProcessEnvironment, warnIfNested } from '../../config/dotenv.js';
 import { packageInfo, PACKAGE_ROOT, type PackageInfo } from './package-info.js';
@@ -11,7 +11,10 @@ export interface CairnContext {
   cwd: string;
   environment: Environment;
   layout: HomeLayout;
-  config: CairnConfig;
+  /** The global config as it is now (read from configSource, which reads the file once). */
+  readonly config: CairnConfig;
+  /** The process's one config source; the services and activities read it too. */
+  configSource: ConfigSource;
   logger: Logger;
   pkg: PackageInfo;
 }
@@ -26,6 +29,7 @@ export interface ContextOptions {
 /**
  * Spec rule 7 first (drop what leaked in from the working directory, then load <home>/.env),
  * then read every variable once, create the home layout and load the global config.
+ * `config` always answers the current file: a changed config.yaml is read again on next use.
  */
 export function createContext(options: ContextOptions = {}): CairnContext {
   const cwd = options.cwd ?? process.cwd();
@@ -48,6 +52,18 @@ export function createContext(options: ContextOptions = {}): CairnContext {
   const logger = createLogger({ level: environment.general.logLevel, destination: options.logDestination });
   const layout = homeLayout(environment.general.home);
   ensureHomeLayout(layout);
-  const config = loadConfig({ home: layout.home, env, environment, logger });
-  return { cwd, environment, layout, config, logger, pkg };
+  const configSource = createConfigSource({ home: layout.home, environment, logger });
+  // Read now, so a broken config file is reported at start-up rather than at the first request.
+  configSource.global();
+  return {
+    cwd,
+    environment,
+    layout,
+    get config() {
+      return configSource.global();
+    },
+    configSource,
+    logger,
+    pkg,
+  };
 }

@@ -20,6 +20,7 @@ export type Role = 'all' | 'api' | 'worker';
 export async function runRole(role: Role): Promise<void> {
   const context = createContext();
   const lifecycle = new Lifecycle(context.logger);
+  lifecycle.add('config watches', () => context.configSource.close());
   lifecycle.stopOnSignals();
   const fatal = (error: unknown) => {
     context.logger.fatal({ event: 'process.fatal', err: error }, 'fatal error');

@@ -81,9 +81,28 @@ export async function findCodebaseByRepositoryKey(knex: Knex, key: string): Prom
   return row ? fromRow(row) : undefined;
 }
 
-export async function listCodebases(knex: Knex): Promise<Codebase[]> {
-  const rows = await knex<CodebaseRow>('codebases').orderBy([{ column: 'created_at' }, { column: 'id' }]);
-  return rows.map(fromRow);
+/** Where a codebase sits in the list (oldest first): the keys a page continues after. */
+export interface CodebasePosition {
+  createdAt: string;
+  id: string;
+}
+
+/** Codebases oldest first, keyed on (created_at, id); all of them, or the page after `after`. */
+export async function listCodebases(
+  knex: Knex,
+  page?: { after?: CodebasePosition; limit: number },
+): Promise<Codebase[]> {
+  const query = knex<CodebaseRow>('codebases').orderBy([{ column: 'created_at' }, { column: 'id' }]);
+  if (page?.after) {
+    const { createdAt, id } = page.after;
+    query.where((q) =>
+      q
+        .where('created_at', '>', createdAt)
+        .orWhere((q2) => q2.where('created_at', createdAt).andWhere('id', '>', id)),
+    );
+  }
+  if (page) query.limit(page.limit);
+  return (await query).map(fromRow);
 }
 
 export async function updateCodebase(

@@ -7,6 +7,9 @@ import { findRun, listRunIdsOfCodebase } from '../../db/repositories/workflow-ru
 import { transitionWithEvent } from '../runs/run-state.js';
 import { removeWorktree } from '../worktrees/worktrees.js';
 import { removeWorkspace, workspaceAt } from './workspace.js';
+import { runClient, type RunTemporalAccess } from '../runs/run-client.js';
+import type { ServiceContext } from '../context.js';
+import { existingCodebase } from './codebase-queries.js';
 
 export interface DeletionReport {
   cancelledRuns: number;
@@ -77,4 +80,17 @@ export async function deleteCodebase(
     'codebase deleted',
   );
   return { cancelledRuns, removedWorktrees, removedWorkspace, failedWorktrees };
+}
+
+/** DELETE of a codebase by id: its runs in progress are cancelled, their executions told to stop. */
+export async function deleteCodebaseById(
+  context: ServiceContext,
+  temporal: RunTemporalAccess,
+  id: string,
+  actor: string,
+): Promise<DeletionReport & { id: string }> {
+  const codebase = await existingCodebase(context, id);
+  const runs = runClient(temporal);
+  const report = await deleteCodebase(context, codebase, actor, (runId) => runs.cancel(runId, actor));
+  return { id: codebase.id, ...report };
 }

@@ -1,4 +1,3 @@
-import { loadConfig } from '../../config/load-config.js';
 import { scanForEnvLeaks, type EnvLeakScan } from './env-leak-scan.js';
 import { evaluateEnvLeakGate } from './env-leak-gate.js';
 import type { ServiceContext } from '../context.js';
@@ -13,13 +12,13 @@ export interface GateCheck {
  * allow_target_repo_keys (the repository's own .cairn/config.yaml wins over the global file).
  */
 export async function checkEnvLeakGate(
-  context: Pick<ServiceContext, 'home' | 'env' | 'logger'>,
+  context: Pick<ServiceContext, 'config' | 'logger'>,
   checkout: string,
   consent: boolean,
 ): Promise<GateCheck> {
   const scan = await scanForEnvLeaks(checkout);
-  const { home, env, logger } = context;
-  const config = loadConfig({ home, repoPath: checkout, env, logger });
+  const { logger } = context;
+  const config = context.config.forRepository(checkout);
   const decision = evaluateEnvLeakGate({
     scan,
     consent,

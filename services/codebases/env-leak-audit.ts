@@ -1,5 +1,5 @@
 import type { Logger } from '../../config/logger.js';
-import { matchedKeys, type EnvLeakScan } from './env-leak-scan.js';
+import { matchedKeys, scanForEnvLeaks, type EnvLeakScan } from './env-leak-scan.js';
 
 export const ENV_LEAK_CONSENT_GRANTED = 'env_leak_consent_granted';
 export const ENV_LEAK_CONSENT_REVOKED = 'env_leak_consent_revoked';
@@ -30,4 +30,13 @@ export function logConsentChange(logger: Logger, change: ConsentChange): void {
     },
     event,
   );
+}
+
+/** A scan for the audit line; a checkout that vanished or cannot be read is recorded as such. */
+export async function scanOrUnreadable(path: string): Promise<EnvLeakScan> {
+  try {
+    return await scanForEnvLeaks(path);
+  } catch {
+    return { scanStatus: 'unreadable', scannedFiles: [], findings: [] };
+  }
 }

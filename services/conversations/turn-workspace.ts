@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { loadConfig } from '../../config/load-config.js';
 import type { CairnConfig } from '../../config/config-types.js';
 import { attachEnvironment, type Conversation } from '../../db/repositories/conversations.js';
 import { findCodebase, type Codebase } from '../../db/repositories/codebases.js';
@@ -38,9 +37,9 @@ export async function prepareTurnWorkspace(
   const { db, home, logger, environment } = deps;
   const codebase = conversation.codebaseId ? await findCodebase(db.knex, conversation.codebaseId) : undefined;
   if (!codebase) {
-    return { cwd: scratchFolder(home, conversation.id), config: loadConfig({ home, environment, logger }) };
+    return { cwd: scratchFolder(home, conversation.id), config: deps.config.global() };
   }
-  const config = loadConfig({ home, environment, logger, repoPath: codebase.sourcePath });
+  const config = deps.config.forRepository(codebase.sourcePath);
   const { environment: worktree } = await ensureWorktree({
     db,
     codebaseId: codebase.id,

@@ -7,7 +7,6 @@ import type {
   TurnInput,
 } from '../../domain/conversations/conversation-workflow.js';
 import { generateTitle } from '../../infra/assistants/generate-title.js';
-import { loadConfig } from '../../config/load-config.js';
 import type { ServiceContext } from '../context.js';
 import { endTurn } from './turn-state.js';
 
@@ -32,7 +31,7 @@ export async function generateConversationTitle(deps: ServiceContext, input: Tur
     findMessage(knex, input.messageId),
   ]);
   if (!conversation || !message || conversation.title !== null) return;
-  const config = loadConfig({ home: deps.home, environment: deps.environment, logger: deps.logger });
+  const config = deps.config.global();
   const title = await generateTitle(message.content, {
     environment: deps.environment,
     config: config.effective,

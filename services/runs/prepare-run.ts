@@ -2,7 +2,6 @@ import { ApplicationFailure } from '@temporalio/common';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { EffectiveConfig } from '../../config/config-types.js';
-import { loadConfig } from '../../config/load-config.js';
 import { findCodebase, type Codebase } from '../../db/repositories/codebases.js';
 import { findConversation } from '../../db/repositories/conversations.js';
 import { listRunEvents } from '../../db/repositories/run-events.js';
@@ -46,12 +45,7 @@ async function completedNodes(deps: ServiceContext, runId: string): Promise<Reco
 async function commandBodies(definition: WorkflowDefinition, cwd: string, deps: ServiceContext) {
   const wanted = new Set(definition.nodes.flatMap((node) => (node.kind === 'command' ? [node.command] : [])));
   if (wanted.size === 0) return {};
-  const config = loadConfig({
-    home: deps.home,
-    environment: deps.environment,
-    logger: deps.logger,
-    repoPath: cwd,
-  });
+  const config = deps.config.forRepository(cwd);
   const found = await discoverCommands({
     cwd,
     commandsFolder: config.effective.commands.folder,
@@ -147,12 +141,7 @@ export async function prepareRun(deps: ServiceContext, runId: string): Promise<P
   let artifactsDir: string;
   let docsDir = 'docs/';
   if (codebase) {
-    const config = loadConfig({
-      home: deps.home,
-      environment: deps.environment,
-      logger: deps.logger,
-      repoPath: codebase.sourcePath,
-    }).effective;
+    const config = deps.config.forRepository(codebase.sourcePath).effective;
     docsDir = config.docs.path;
     place =
       definition.isolation === 'none'

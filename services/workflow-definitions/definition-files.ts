@@ -4,6 +4,7 @@ import { parseYamlMapping, readYamlText, UnusableYaml } from '../../config/safe-
 import { validateWorkflowDefinition } from '../../domain/workflow-definitions/index.js';
 import { outputFormatProblem } from './output-format-check.js';
 import type { ItemSource } from './bundled-library.js';
+import { FolderCache } from './folder-cache.js';
 
 /** A definition file this large is a mistake (or an attack), not a workflow. */
 export const MAX_DEFINITION_BYTES = 256 * 1024;
@@ -54,32 +55,44 @@ export async function readDefinitionFile(
   return { entry: { name: checked.definition.name, workflow: data, filename, path, source } };
 }
 
-/**
- * Every definition file of a folder, in name order. `prefix` is how file names are shown
- * (`.cairn/workflows/` for project files). A missing folder holds nothing.
- */
-export async function readDefinitionFolder(
-  folder: string,
-  source: ItemSource,
-  prefix = '',
-): Promise<{ entries: WorkflowEntry[]; errors: DefinitionFileError[] }> {
-  let names: string[];
+/** What one folder of definitions holds. */
+export interface DefinitionFolder {
+  /** Valid definitions, in file name order, each name once. */
+  entries: WorkflowEntry[];
+  /** Files that could not be used, and names already taken by an earlier file. */
+  errors: DefinitionFileError[];
+  /** Each file's own result by file name, before names were checked against each other. */
+  files: Record<string, FileResult>;
+}
+
+const definitionFolders = new FolderCache<DefinitionFolder>();
+
+async function definitionFileNames(folder: string): Promise<string[]> {
   try {
-    names = (await readdir(folder, { withFileTypes: true }))
+    return (await readdir(folder, { withFileTypes: true }))
       .filter((dirent) => dirent.isFile() && DEFINITION_FILE.test(dirent.name))
       .map((dirent) => dirent.name)
       .sort();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { entries: [], errors: [] };
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
     throw error;
   }
+}
+
+async function loadDefinitionFolder(
+  folder: string,
+  source: ItemSource,
+  prefix: string,
+): Promise<DefinitionFolder> {
   const entries: WorkflowEntry[] = [];
   const errors: DefinitionFileError[] = [];
+  const files: Record<string, FileResult> = {};
   const seen = new Map<string, string>();
-  for (const name of names) {
+  for (const name of await definitionFileNames(folder)) {
     const filename = `${prefix}${name}`;
     const result = await readDefinitionFile(join(folder, name), filename, source);
+    files[name] = result;
     if ('error' in result) {
       errors.push(result.error);
       continue;
@@ -96,5 +109,25 @@ export async function readDefinitionFolder(
     seen.set(result.entry.name, filename);
     entries.push(result.entry);
   }
-  return { entries, errors };
+  return { entries, errors, files };
+}
+
+/**
+ * Every definition file of a folder, in name order. `prefix` is how file names are shown
+ * (`.cairn/workflows/` for project files). A missing folder holds nothing. Read once, then again
+ * only when the folder's entries change.
+ */
+export function readDefinitionFolder(
+  folder: string,
+  source: ItemSource,
+  prefix = '',
+): Promise<DefinitionFolder> {
+  return definitionFolders.read(folder, `${source}:${prefix}`, () =>
+    loadDefinitionFolder(folder, source, prefix),
+  );
+}
+
+/** Drops what was read from a folder, after Cairn saved or deleted a file in it. */
+export function forgetDefinitionFolder(folder: string): void {
+  definitionFolders.forget(folder);
 }

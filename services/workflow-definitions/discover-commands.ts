@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { isInside } from '../../infra/files/path-inside.js';
 import { parseYamlMapping, readYamlText, UnusableYaml } from '../../config/safe-yaml.js';
 import { BUNDLED_COMMANDS_DIR, PROJECT_COMMANDS_FOLDER, type ItemSource } from './bundled-library.js';
+import { FolderCache } from './folder-cache.js';
 
 /** A command file this large is not a prompt. */
 export const MAX_COMMAND_BYTES = 256 * 1024;
@@ -51,7 +52,7 @@ export function parseCommandText(text: string): {
   };
 }
 
-async function readCommandFolder(folder: string, source: ItemSource): Promise<CommandEntry[]> {
+async function loadCommandFolder(folder: string, source: ItemSource): Promise<CommandEntry[]> {
   let names: string[];
   try {
     names = (await readdir(folder, { withFileTypes: true }))
@@ -77,6 +78,13 @@ async function readCommandFolder(folder: string, source: ItemSource): Promise<Co
     entries.push({ name: COMMAND_FILE.exec(file)![1]!, source, path, ...parseCommandText(text) });
   }
   return entries;
+}
+
+const commandFolders = new FolderCache<CommandEntry[]>();
+
+/** A folder's commands, read once and again only when its entries change. */
+function readCommandFolder(folder: string, source: ItemSource): Promise<CommandEntry[]> {
+  return commandFolders.read(folder, source, () => loadCommandFolder(folder, source));
 }
 
 /**

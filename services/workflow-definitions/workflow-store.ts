@@ -1,9 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import YAML from 'yaml';
 import { PROJECT_WORKFLOWS_FOLDER } from './bundled-library.js';
-import { readDefinitionFolder, type WorkflowEntry } from './definition-files.js';
+import { forgetDefinitionFolder, type WorkflowEntry } from './definition-files.js';
+import { projectDefinitions } from './discover-workflows.js';
 
 export type StoreErrorCode = 'workflows_folder_missing';
 
@@ -39,9 +40,7 @@ export async function saveProjectWorkflow(
   definition: Record<string, unknown>,
 ): Promise<{ entry: WorkflowEntry; replaced: boolean }> {
   const folder = workflowsFolder(cwd);
-  const existing = (await readDefinitionFolder(folder, 'project')).entries.find(
-    (entry) => entry.name === name,
-  );
+  const existing = (await projectDefinitions(cwd)).entries.find((entry) => entry.name === name);
   const path = join(folder, `${name}.yaml`);
   const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
   await writeFile(
@@ -53,6 +52,7 @@ export async function saveProjectWorkflow(
   );
   await rename(temporary, path);
   if (existing && existing.path !== path) await rm(existing.path, { force: true });
+  forgetDefinitionFolder(folder);
   const entry: WorkflowEntry = {
     name,
     workflow: definition,
@@ -66,4 +66,5 @@ export async function saveProjectWorkflow(
 /** Removes a project workflow's file. */
 export async function deleteProjectWorkflow(entry: WorkflowEntry): Promise<void> {
   await rm(entry.path, { force: true });
+  forgetDefinitionFolder(dirname(entry.path));
 }

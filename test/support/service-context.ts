@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { readEnvironment } from '../../config/environment.js';
+import { createConfigSource } from '../../config/config-source.js';
 import { createLogger, type Logger } from '../../config/logger.js';
 import type { Database } from '../../db/connection.js';
 import type { ServiceContext } from '../../services/context.js';
@@ -16,12 +17,16 @@ export function testServiceContext(
   const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_HOME: options.home, ...options.env };
   const workspacesRoot = join(options.home, 'workspaces');
   mkdirSync(workspacesRoot, { recursive: true });
+  const logger = options.logger ?? createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const environment = readEnvironment(env);
   return {
     db,
-    logger: options.logger ?? createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    logger,
     home: options.home,
     workspacesRoot,
-    environment: readEnvironment(env),
+    environment,
+    // Its watches never hold the test process open; a test that wants them gone calls close().
+    config: createConfigSource({ home: options.home, environment, logger }),
     env,
   };
 }

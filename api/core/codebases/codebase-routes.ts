@@ -1,31 +1,27 @@
 import {
+  decodeCursor,
   defineRoute,
   defineRoutes,
-  HttpProblem,
+  encodeCursor,
+  nextPageLink,
+  nextPageLinkHeader,
+  pageQueryProperties,
   problemResponse,
   type RouteDefinition,
 } from '../../http/index.js';
-import {
-  findCodebase,
-  listCodebases,
-  updateCodebase,
-  type Codebase,
-} from '../../../db/repositories/codebases.js';
-import { listEnvironments } from '../../../db/repositories/isolation-environments.js';
-import { registerLocalPath } from '../../../services/codebases/register-local-path.js';
-import { deleteCodebase } from '../../../services/codebases/delete-codebase.js';
-import {
-  RegistrationError,
-  type RegistrationOutcome,
-} from '../../../services/codebases/registration-outcome.js';
+import type { CodebasePosition } from '../../../db/repositories/codebases.js';
 import type { ServiceContext } from '../../../services/context.js';
-import { scanForEnvLeaks, type EnvLeakScan } from '../../../services/codebases/env-leak-scan.js';
-import { logConsentChange } from '../../../services/codebases/env-leak-audit.js';
+import type { TemporalAccess } from '../../../services/codebases/registration-client.js';
+import {
+  existingCodebase,
+  listCodebaseEnvironments,
+  listCodebasePage,
+} from '../../../services/codebases/codebase-queries.js';
+import { registerCodebase } from '../../../services/codebases/register-codebase.js';
+import { changeCodebase } from '../../../services/codebases/codebase-settings.js';
+import { deleteCodebaseById } from '../../../services/codebases/delete-codebase.js';
 import { codebaseView, environmentView } from './codebase-view.js';
-import { envLeakProblem } from './env-leak-problem.js';
 import { requestActor } from './actor.js';
-import { registerByUrl, type TemporalAccess } from '../../../services/codebases/registration-client.js';
-import { runClient } from '../../../services/runs/run-client.js';
 
 export interface CodebaseRouteDependencies {
   registration: ServiceContext;
@@ -39,57 +35,44 @@ const idParams = {
 };
 const codebaseRef = { $ref: '#/components/schemas/Codebase' };
 
-const NOT_A_REQUEST_ERROR = new Set<RegistrationError['code']>([
-  'not_a_git_repository',
-  'path_not_found',
-  'bare_repository',
-  'invalid_url',
-]);
+/** The list's body stays the spec's plain array; the next page is announced in a Link header. */
+const LIST_PAGE = { default: 50, max: 200 };
 
-function registrationProblem(error: RegistrationError): HttpProblem {
-  const field = error.code === 'invalid_url' || error.code === 'clone_failed' ? 'url' : 'path';
-  if (NOT_A_REQUEST_ERROR.has(error.code)) {
-    return new HttpProblem({
-      status: 400,
-      code: error.code,
-      detail: error.message,
-      errors: [{ path: `/body/${field}`, message: error.message }],
-    });
-  }
-  // Something already occupies the codebase's workspace folder: the request clashes with state.
-  if (error.code === 'workspace_conflict') {
-    return new HttpProblem({ status: 409, code: error.code, detail: error.message });
-  }
-  return new HttpProblem({ status: 422, code: error.code, detail: error.message });
-}
-
-/** A scan for the audit line; a checkout that vanished or cannot be read is recorded as such. */
-async function scanOrUnreadable(path: string): Promise<EnvLeakScan> {
-  try {
-    return await scanForEnvLeaks(path);
-  } catch {
-    return { scanStatus: 'unreadable', scannedFiles: [], findings: [] };
-  }
-}
-
-async function existingCodebase(deps: CodebaseRouteDependencies, id: string): Promise<Codebase> {
-  const codebase = await findCodebase(deps.registration.db.knex, id);
-  if (!codebase) throw HttpProblem.notFound(`No codebase with id ${id}.`);
-  return codebase;
+function positionOf(cursor: string | undefined): CodebasePosition | undefined {
+  if (cursor === undefined) return undefined;
+  const [createdAt, id] = decodeCursor(cursor, ['string', 'string']) as [string, string];
+  return { createdAt, id };
 }
 
 export function codebaseRoutes(deps: CodebaseRouteDependencies): RouteDefinition[] {
-  const { db, logger } = deps.registration;
+  const context = deps.registration;
   return defineRoutes(
-    {
+    defineRoute<{ query: { limit: number; cursor?: string } }>({
       method: 'GET',
       path: '/api/codebases',
       operationId: 'listCodebases',
       summary: 'Registered codebases, oldest first',
+      description:
+        `At most \`limit\` codebases (default ${LIST_PAGE.default}). When more follow, the response carries ` +
+        '`Link: <...>; rel="next"`: follow it (or pass its `cursor`) for the next page.',
       tags: ['codebases'],
-      responses: { 200: { description: 'codebases', schema: { type: 'array', items: codebaseRef } } },
-      handler: async () => ({ body: (await listCodebases(db.knex)).map(codebaseView) }),
-    },
+      query: { type: 'object', additionalProperties: false, properties: pageQueryProperties(LIST_PAGE) },
+      responses: {
+        200: {
+          description: 'a page of codebases',
+          schema: { type: 'array', items: codebaseRef },
+          headers: { Link: nextPageLinkHeader },
+        },
+      },
+      handler: async ({ query, ctx }) => {
+        const page = await listCodebasePage(context, { after: positionOf(query.cursor), limit: query.limit });
+        const next = page.next && encodeCursor([page.next.createdAt, page.next.id]);
+        return {
+          body: page.items.map(codebaseView),
+          headers: next ? { Link: nextPageLink(ctx, { cursor: next, limit: query.limit }) } : undefined,
+        };
+      },
+    }),
     defineRoute<{ params: { id: string } }>({
       method: 'GET',
       path: '/api/codebases/{id}',
@@ -98,7 +81,7 @@ export function codebaseRoutes(deps: CodebaseRouteDependencies): RouteDefinition
       tags: ['codebases'],
       params: idParams,
       responses: { 200: { description: 'the codebase', schema: codebaseRef } },
-      handler: async ({ params }) => ({ body: codebaseView(await existingCodebase(deps, params.id)) }),
+      handler: async ({ params }) => ({ body: codebaseView(await existingCodebase(context, params.id)) }),
     }),
     defineRoute<{ body: { url?: string; path?: string; allowEnvKeys?: boolean; name?: string } }>({
       method: 'POST',
@@ -131,29 +114,13 @@ export function codebaseRoutes(deps: CodebaseRouteDependencies): RouteDefinition
         422: problemResponse('assistant keys in the env files, or the clone failed'),
       },
       handler: async ({ body, ctx }) => {
-        const allowEnvKeys = body.allowEnvKeys ?? false;
-        let outcome: RegistrationOutcome;
-        try {
-          outcome =
-            body.path !== undefined
-              ? await registerLocalPath(deps.registration, { path: body.path, allowEnvKeys, name: body.name })
-              : await registerByUrl(deps.temporal, { url: body.url!, allowEnvKeys, name: body.name });
-        } catch (error) {
-          if (error instanceof RegistrationError) throw registrationProblem(error);
-          throw error;
-        }
-        if (outcome.outcome === 'blocked') throw envLeakProblem(outcome.scan, outcome.checkedPath);
-        const { codebase, created } = outcome;
-        if (created && allowEnvKeys) {
-          const scan = await scanOrUnreadable(codebase.sourcePath);
-          logConsentChange(logger, {
-            granted: true,
-            codebaseId: codebase.id,
-            path: codebase.sourcePath,
-            scan,
-            actor: requestActor(ctx),
-          });
-        }
+        const { codebase, created } = await registerCodebase(context, deps.temporal, {
+          url: body.url,
+          path: body.path,
+          allowEnvKeys: body.allowEnvKeys ?? false,
+          name: body.name,
+          actor: requestActor(ctx),
+        });
         return {
           status: created ? 201 : 200,
           body: codebaseView(codebase),
@@ -180,23 +147,9 @@ export function codebaseRoutes(deps: CodebaseRouteDependencies): RouteDefinition
         },
       },
       responses: { 200: { description: 'the updated codebase', schema: codebaseRef } },
-      handler: async ({ params, body, ctx }) => {
-        const codebase = await existingCodebase(deps, params.id);
-        const consentChanges = body.allowEnvKeys !== undefined && body.allowEnvKeys !== codebase.allowEnvKeys;
-        // Scanned before the update: the audit line must exist even if the checkout has gone.
-        const scan = consentChanges ? await scanOrUnreadable(codebase.sourcePath) : undefined;
-        const updated = await updateCodebase(db.knex, codebase.id, body);
-        if (scan) {
-          logConsentChange(logger, {
-            granted: body.allowEnvKeys!,
-            codebaseId: codebase.id,
-            path: codebase.sourcePath,
-            scan,
-            actor: requestActor(ctx),
-          });
-        }
-        return { body: codebaseView(updated ?? codebase) };
-      },
+      handler: async ({ params, body, ctx }) => ({
+        body: codebaseView(await changeCodebase(context, params.id, body, requestActor(ctx))),
+      }),
     }),
     defineRoute<{ params: { id: string } }>({
       method: 'DELETE',
@@ -239,13 +192,13 @@ export function codebaseRoutes(deps: CodebaseRouteDependencies): RouteDefinition
         },
       },
       handler: async ({ params, ctx }) => {
-        const codebase = await existingCodebase(deps, params.id);
-        const actor = requestActor(ctx);
-        const runs = runClient(deps.temporal);
-        const report = await deleteCodebase(deps.registration, codebase, actor, (runId) =>
-          runs.cancel(runId, actor),
+        const { id, ...removed } = await deleteCodebaseById(
+          context,
+          deps.temporal,
+          params.id,
+          requestActor(ctx),
         );
-        return { body: { id: codebase.id, deleted: true, ...report } };
+        return { body: { id, deleted: true, ...removed } };
       },
     }),
     defineRoute<{ params: { id: string } }>({
@@ -261,10 +214,9 @@ export function codebaseRoutes(deps: CodebaseRouteDependencies): RouteDefinition
           schema: { type: 'array', items: { $ref: '#/components/schemas/IsolationEnvironment' } },
         },
       },
-      handler: async ({ params }) => {
-        const codebase = await existingCodebase(deps, params.id);
-        return { body: (await listEnvironments(db.knex, codebase.id)).map(environmentView) };
-      },
+      handler: async ({ params }) => ({
+        body: (await listCodebaseEnvironments(context, params.id)).map(environmentView),
+      }),
     }),
   );
 }

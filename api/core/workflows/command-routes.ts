@@ -1,8 +1,6 @@
 import { defineRoute, defineRoutes, type RouteDefinition } from '../../http/index.js';
-import { loadConfig } from '../../../config/load-config.js';
 import type { ServiceContext } from '../../../services/context.js';
-import { discoverCommands } from '../../../services/workflow-definitions/discover-commands.js';
-import { projectDirectory } from '../../../services/workflow-definitions/project-directory.js';
+import { listCommands } from '../../../services/workflow-definitions/command-catalog.js';
 
 export function commandRoutes(deps: ServiceContext): RouteDefinition[] {
   return defineRoutes(
@@ -44,22 +42,7 @@ export function commandRoutes(deps: ServiceContext): RouteDefinition[] {
         },
       },
       handler: async ({ query }) => {
-        let options: Parameters<typeof discoverCommands>[0] = { loadBundled: true };
-        if (query.cwd !== undefined) {
-          const directory = await projectDirectory(deps.db, query.cwd);
-          const { effective } = loadConfig({
-            home: deps.home,
-            environment: deps.environment,
-            logger: deps.logger,
-            repoPath: directory.path,
-          });
-          options = {
-            cwd: directory.path,
-            commandsFolder: effective.commands.folder,
-            loadBundled: effective.defaults.loadDefaultCommands,
-          };
-        }
-        const commands = (await discoverCommands(options)).map(
+        const commands = (await listCommands(deps, query.cwd)).map(
           ({ name, source, description, argumentHint }) => ({
             name,
             source,

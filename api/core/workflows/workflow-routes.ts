@@ -1,20 +1,13 @@
-import { defineRoute, defineRoutes, HttpProblem, type RouteDefinition } from '../../http/index.js';
-import { loadConfig } from '../../../config/load-config.js';
+import { defineRoute, defineRoutes, type RouteDefinition } from '../../http/index.js';
 import type { ServiceContext } from '../../../services/context.js';
+import type { WorkflowEntry } from '../../../services/workflow-definitions/definition-files.js';
 import {
-  checkDefinition,
-  type WorkflowEntry,
-} from '../../../services/workflow-definitions/definition-files.js';
-import {
-  discoverWorkflows,
-  findWorkflow,
-} from '../../../services/workflow-definitions/discover-workflows.js';
-import {
-  deleteProjectWorkflow,
-  saveProjectWorkflow,
-  WorkflowStoreError,
-} from '../../../services/workflow-definitions/workflow-store.js';
-import { projectDirectory } from '../../../services/workflow-definitions/project-directory.js';
+  deleteWorkflow,
+  getWorkflow,
+  listWorkflows,
+  saveWorkflow,
+  validateWorkflow,
+} from '../../../services/workflow-definitions/workflow-catalog.js';
 
 /** Names become file names: letters, digits, `.`, `_`, `-`, no `..`, no slashes. */
 export const ITEM_NAME_PATTERN = '^(?!.*\\.\\.)[A-Za-z0-9][A-Za-z0-9._-]{0,63}$';
@@ -48,28 +41,6 @@ function lookupView(entry: WorkflowEntry) {
   return { workflow: entry.workflow, filename: entry.filename, source: entry.source };
 }
 
-/** Where to look: bundled workflows, plus the project's when a cwd is given (and allowed). */
-async function discoveryOptions(deps: ServiceContext, cwd: string | undefined) {
-  if (cwd === undefined) return { loadBundled: true };
-  const directory = await projectDirectory(deps.db, cwd);
-  const config = loadConfig({
-    home: deps.home,
-    environment: deps.environment,
-    logger: deps.logger,
-    repoPath: directory.path,
-  });
-  return { cwd: directory.path, loadBundled: config.effective.defaults.loadDefaultWorkflows };
-}
-
-function invalidDefinition(errors: string[]): HttpProblem {
-  return new HttpProblem({
-    status: 400,
-    code: 'invalid_workflow',
-    detail: `The workflow definition is not valid: ${errors[0]}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`,
-    errors: errors.map((message) => ({ path: '/body/definition', message })),
-  });
-}
-
 export function workflowDefinitionRoutes(deps: ServiceContext): RouteDefinition[] {
   return defineRoutes(
     defineRoute<{ query: { cwd?: string } }>({
@@ -83,7 +54,7 @@ export function workflowDefinitionRoutes(deps: ServiceContext): RouteDefinition[
         200: { description: 'the workflows', schema: { $ref: '#/components/schemas/WorkflowList' } },
       },
       handler: async ({ query }) => {
-        const found = await discoverWorkflows(await discoveryOptions(deps, query.cwd));
+        const found = await listWorkflows(deps, query.cwd);
         const body: Record<string, unknown> = { workflows: found.workflows.map(lookupView) };
         if (found.errors.length > 0) body.errors = found.errors;
         return { body };
@@ -106,10 +77,7 @@ export function workflowDefinitionRoutes(deps: ServiceContext): RouteDefinition[
           },
         },
       },
-      handler: ({ body }) => {
-        const checked = checkDefinition(body.definition);
-        return { body: checked.valid ? { valid: true } : { valid: false, errors: checked.errors } };
-      },
+      handler: ({ body }) => ({ body: validateWorkflow(body.definition) }),
     }),
     defineRoute<{ params: { name: string }; query: { cwd?: string } }>({
       method: 'GET',
@@ -120,11 +88,9 @@ export function workflowDefinitionRoutes(deps: ServiceContext): RouteDefinition[
       params: nameParams,
       query: cwdQuery,
       responses: { 200: { description: 'the workflow', schema: lookupRef } },
-      handler: async ({ params, query }) => {
-        const entry = await findWorkflow(params.name, await discoveryOptions(deps, query.cwd));
-        if (!entry) throw HttpProblem.notFound(`No workflow named ${params.name}.`);
-        return { body: lookupView(entry) };
-      },
+      handler: async ({ params, query }) => ({
+        body: lookupView(await getWorkflow(deps, params.name, query.cwd)),
+      }),
     }),
     defineRoute<{ params: { name: string }; query: { cwd?: string }; body: { definition: unknown } }>({
       method: 'PUT',
@@ -140,30 +106,12 @@ export function workflowDefinitionRoutes(deps: ServiceContext): RouteDefinition[
         201: { description: 'created', schema: lookupRef },
       },
       handler: async ({ params, query, body }) => {
-        const directory = await projectDirectory(deps.db, query.cwd!);
-        const checked = checkDefinition(body.definition);
-        if (!checked.valid) throw invalidDefinition(checked.errors);
-        if (checked.definition.name !== params.name) {
-          throw invalidDefinition([
-            `name: "${checked.definition.name}" does not match the path's "${params.name}"`,
-          ]);
-        }
-        try {
-          const saved = await saveProjectWorkflow(
-            directory.path,
-            params.name,
-            body.definition as Record<string, unknown>,
-          );
-          return { status: saved.replaced ? 200 : 201, body: lookupView(saved.entry) };
-        } catch (error) {
-          if (!(error instanceof WorkflowStoreError)) throw error;
-          throw new HttpProblem({
-            status: 409,
-            code: error.code,
-            detail: error.message,
-            errors: [{ path: '/query/cwd', message: error.message }],
-          });
-        }
+        const saved = await saveWorkflow(deps, {
+          name: params.name,
+          cwd: query.cwd!,
+          definition: body.definition,
+        });
+        return { status: saved.replaced ? 200 : 201, body: lookupView(saved.entry) };
       },
     }),
     defineRoute<{ params: { name: string }; query: { cwd?: string } }>({
@@ -176,19 +124,7 @@ export function workflowDefinitionRoutes(deps: ServiceContext): RouteDefinition[
       query: cwdQuery,
       responses: { 204: { description: 'deleted' } },
       handler: async ({ params, query }) => {
-        const entry = await findWorkflow(params.name, {
-          ...(await discoveryOptions(deps, query.cwd)),
-          loadBundled: true,
-        });
-        if (!entry) throw HttpProblem.notFound(`No workflow named ${params.name}.`);
-        if (entry.source === 'bundled') {
-          throw new HttpProblem({
-            status: 409,
-            code: 'bundled_workflow',
-            detail: `${params.name} is a bundled workflow and cannot be deleted; hide bundled workflows with defaults.loadDefaultWorkflows: false, or override it with a project workflow of the same name.`,
-          });
-        }
-        await deleteProjectWorkflow(entry);
+        await deleteWorkflow(deps, params.name, query.cwd);
         return { status: 204 };
       },
     }),

@@ -1,0 +1,34 @@
+import { folderSignature } from '../../config/file-signature.js';
+import { deepFreeze } from '../../config/freeze.js';
+import { RecentCache } from '../../config/recent-cache.js';
+
+interface CachedFolder<T> {
+  variant: string;
+  signature: string;
+  value: T;
+}
+
+/**
+ * What was made of each folder of workflows or commands, kept while the folder's signature (its
+ * entries' names, sizes and times) stays the same: a listing costs a directory read and a stat
+ * per file instead of parsing and validating every file. Values are frozen, since every caller
+ * shares them. `variant` names how the folder was read (its source and file-name prefix).
+ */
+export class FolderCache<T> {
+  private readonly folders = new RecentCache<string, CachedFolder<T>>(256);
+
+  async read(folder: string, variant: string, load: () => Promise<T>): Promise<T> {
+    // Taken before loading: a change made during the load gives the next read a new signature.
+    const signature = folderSignature(folder);
+    const cached = this.folders.get(folder);
+    if (cached?.signature === signature && cached.variant === variant) return cached.value;
+    const value = deepFreeze(await load());
+    this.folders.set(folder, { variant, signature, value });
+    return value;
+  }
+
+  /** Drops a folder at once, after Cairn itself wrote to it. */
+  forget(folder: string): void {
+    this.folders.delete(folder);
+  }
+}

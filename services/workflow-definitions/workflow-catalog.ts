@@ -1,0 +1,87 @@
+import { ServiceError } from '../service-error.js';
+import type { ServiceContext } from '../context.js';
+import { checkDefinition, type WorkflowEntry } from './definition-files.js';
+import { discoverWorkflows, findWorkflow, type DiscoveredWorkflows } from './discover-workflows.js';
+import { workflowScope } from './discovery-scope.js';
+import { projectDirectory } from './project-directory.js';
+import { deleteProjectWorkflow, saveProjectWorkflow, WorkflowStoreError } from './workflow-store.js';
+
+function invalidDefinition(errors: string[]): ServiceError {
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  return ServiceError.invalid(
+    'invalid_workflow',
+    `The workflow definition is not valid: ${errors[0]}${more}`,
+    errors.map((message) => ({ path: '/body/definition', message })),
+  );
+}
+
+function noWorkflow(name: string): ServiceError {
+  return ServiceError.notFound(`No workflow named ${name}.`);
+}
+
+/** Bundled workflows, and a registered project's when cwd names one; unusable files in errors. */
+export async function listWorkflows(
+  context: ServiceContext,
+  cwd: string | undefined,
+): Promise<DiscoveredWorkflows> {
+  return discoverWorkflows(await workflowScope(context, cwd));
+}
+
+/** One workflow, the project's when it overrides a bundled one. */
+export async function getWorkflow(
+  context: ServiceContext,
+  name: string,
+  cwd: string | undefined,
+): Promise<WorkflowEntry> {
+  const entry = await findWorkflow(name, await workflowScope(context, cwd));
+  if (!entry) throw noWorkflow(name);
+  return entry;
+}
+
+/** Checks a definition without saving it. */
+export function validateWorkflow(definition: unknown): { valid: true } | { valid: false; errors: string[] } {
+  const checked = checkDefinition(definition);
+  return checked.valid ? { valid: true } : { valid: false, errors: checked.errors };
+}
+
+/** Creates or replaces `.cairn/workflows/<name>.yaml` of a registered project. */
+export async function saveWorkflow(
+  context: ServiceContext,
+  input: { name: string; cwd: string; definition: unknown },
+): Promise<{ entry: WorkflowEntry; replaced: boolean }> {
+  const directory = await projectDirectory(context.db, input.cwd);
+  const checked = checkDefinition(input.definition);
+  if (!checked.valid) throw invalidDefinition(checked.errors);
+  if (checked.definition.name !== input.name) {
+    throw invalidDefinition([`name: "${checked.definition.name}" does not match the path's "${input.name}"`]);
+  }
+  try {
+    return await saveProjectWorkflow(directory.path, input.name, input.definition as Record<string, unknown>);
+  } catch (error) {
+    if (!(error instanceof WorkflowStoreError)) throw error;
+    throw new ServiceError({
+      kind: 'conflict',
+      code: error.code,
+      detail: error.message,
+      errors: [{ path: '/query/cwd', message: error.message }],
+    });
+  }
+}
+
+/** Deletes a project workflow; a bundled one is refused with the ways to hide or override it. */
+export async function deleteWorkflow(
+  context: ServiceContext,
+  name: string,
+  cwd: string | undefined,
+): Promise<void> {
+  const entry = await findWorkflow(name, { ...(await workflowScope(context, cwd)), loadBundled: true });
+  if (!entry) throw noWorkflow(name);
+  if (entry.source === 'bundled') {
+    throw ServiceError.conflict(
+      `${name} is a bundled workflow and cannot be deleted; hide bundled workflows with defaults.loadDefaultWorkflows: false, or override it with a project workflow of the same name.`,
+      undefined,
+      'bundled_workflow',
+    );
+  }
+  await deleteProjectWorkflow(entry);
+}

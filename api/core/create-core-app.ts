@@ -1,5 +1,6 @@
 import { createHttpApp, type HttpApp } from '../http/index.js';
 import type { Logger } from '../../config/logger.js';
+import type { Database } from '../../db/connection.js';
 import { healthComponents, healthRoutes, type HealthDependencies } from './health-routes.js';
 import { updateRoutes, type UpdateInfo } from './update-routes.js';
 import { codebaseRoutes, type CodebaseRouteDependencies } from './codebases/codebase-routes.js';
@@ -19,6 +20,7 @@ import { runSchemas } from './runs/run-view.js';
 import { dashboardRoutes } from './runs/dashboard-routes.js';
 
 export interface CoreAppDependencies extends HealthDependencies {
+  db: Database;
   logger: Logger;
   corsOrigin: string;
   update: UpdateInfo;
@@ -38,17 +40,16 @@ export function createCoreApp(deps: CoreAppDependencies): HttpApp {
     version: deps.version,
     description: 'Conversations, codebases, workflows and runs of AI coding assistants.',
     routes: [
-      ...healthRoutes(deps),
+      ...healthRoutes(deps.codebases.registration, deps),
       ...updateRoutes(deps.update),
       ...codebaseRoutes(deps.codebases),
-      ...conversationRoutes(deps.db),
+      ...conversationRoutes(deps.codebases.registration),
       ...messageRoutes({
         ...deps.conversations,
-        db: deps.db,
-        logger: deps.logger,
+        context: deps.codebases.registration,
         maxConcurrent: deps.maxConcurrent,
       }),
-      ...streamRoutes({ ...deps.conversations, db: deps.db }),
+      ...streamRoutes({ ...deps.conversations, context: deps.codebases.registration }),
       // Before the definition routes: `/api/workflows/runs` must not be read as a workflow named "runs".
       ...runReadRoutes(deps.db),
       ...dashboardRoutes(deps.db),

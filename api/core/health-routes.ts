@@ -1,10 +1,8 @@
 import { defineRoutes, type RouteDefinition } from '../http/route.js';
-import type { Database } from '../../db/connection.js';
-import { countTurns } from '../../db/repositories/messages.js';
-import { countRunsWithStatus } from '../../db/repositories/workflow-runs.js';
+import type { ServiceContext } from '../../services/context.js';
+import { databaseReachable, serviceFigures, turnConcurrency } from '../../services/health/health.js';
 
 export interface HealthDependencies {
-  db: Database;
   version: string;
   /** The assistant-session limit (MAX_CONCURRENT_CONVERSATIONS). */
   maxConcurrent: number;
@@ -22,22 +20,8 @@ const concurrencySchema = {
   },
 };
 
-/** Concurrency read from the database, so every API replica reports the same exact figures. */
-async function concurrency(deps: HealthDependencies) {
-  const turns = await countTurns(deps.db.knex);
-  return { active: turns.active, queued: turns.queued, maxConcurrent: deps.maxConcurrent };
-}
-
-async function databaseReachable(db: Database): Promise<boolean> {
-  try {
-    await db.knex.raw('select 1');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export function healthRoutes(deps: HealthDependencies): RouteDefinition[] {
+export function healthRoutes(context: ServiceContext, deps: HealthDependencies): RouteDefinition[] {
+  const unknownConcurrency = { active: 0, queued: 0, maxConcurrent: deps.maxConcurrent };
   return defineRoutes(
     {
       method: 'GET',
@@ -68,8 +52,11 @@ export function healthRoutes(deps: HealthDependencies): RouteDefinition[] {
         503: { description: 'unreachable', schema: { $ref: '#/components/schemas/DatabaseHealth' } },
       },
       handler: async () => {
-        const ok = await databaseReachable(deps.db);
-        return { status: ok ? 200 : 503, body: { status: ok ? 'ok' : 'error', database: deps.db.dialect } };
+        const ok = await databaseReachable(context);
+        return {
+          status: ok ? 200 : 503,
+          body: { status: ok ? 'ok' : 'error', database: context.db.dialect },
+        };
       },
     },
     {
@@ -90,15 +77,10 @@ export function healthRoutes(deps: HealthDependencies): RouteDefinition[] {
         },
       },
       handler: async () => {
-        try {
-          return { body: { status: 'ok', ...(await concurrency(deps)) } };
-        } catch {
-          // The figures live in the database: without it they are unknown, not zero.
-          return {
-            status: 503,
-            body: { status: 'error', active: 0, queued: 0, maxConcurrent: deps.maxConcurrent },
-          };
-        }
+        const figures = await turnConcurrency(context, deps.maxConcurrent);
+        // The figures live in the database: without it they are unknown, not zero.
+        if (!figures) return { status: 503, body: { status: 'error', ...unknownConcurrency } };
+        return { body: { status: 'ok', ...figures } };
       },
     },
     {
@@ -138,28 +120,19 @@ export function healthRoutes(deps: HealthDependencies): RouteDefinition[] {
         },
       },
       handler: async () => {
+        const figures = await serviceFigures(context, deps.maxConcurrent);
         const base = {
           adapter: 'web',
           adapters: deps.adapters,
           version: deps.version,
-          database: deps.db.dialect,
+          database: context.db.dialect,
         };
-        try {
-          const [figures, runningWorkflows] = await Promise.all([
-            concurrency(deps),
-            countRunsWithStatus(deps.db.knex, 'running'),
-          ]);
-          return { body: { status: 'ok', ...base, concurrency: figures, runningWorkflows } };
-        } catch {
+        if (!figures) {
           return {
-            body: {
-              status: 'degraded',
-              ...base,
-              concurrency: { active: 0, queued: 0, maxConcurrent: deps.maxConcurrent },
-              runningWorkflows: 0,
-            },
+            body: { status: 'degraded', ...base, concurrency: unknownConcurrency, runningWorkflows: 0 },
           };
         }
+        return { body: { status: 'ok', ...base, ...figures } };
       },
     },
   );

@@ -12,6 +12,7 @@ export {
   type PageLimitOptions,
 } from './cursor.js';
 export { toHttpProblem } from './error-handler.js';
+export { nextPageLink, nextPageLinkHeader } from './link-header.js';
 export {
   buildOpenApiDocument,
   type OpenApiComponents,
@@ -41,6 +42,7 @@ export {
   type HttpMethod,
   type HttpState,
   type JsonSchema,
+  type ResponseHeaderSpec,
   type ResponseSpec,
   type RouteContext,
   type RouteDefinition,

@@ -1,6 +1,12 @@
 import { toOpenApiSchema } from './openapi-schema.js';
 import { PROBLEM_CONTENT_TYPE, PROBLEM_SCHEMA_REF, problemSchema } from './problem.js';
-import { normalizeRoutes, type JsonSchema, type NormalizedRoute, type RouteDefinition } from './route.js';
+import {
+  normalizeRoutes,
+  type JsonSchema,
+  type NormalizedRoute,
+  type ResponseHeaderSpec,
+  type RouteDefinition,
+} from './route.js';
 
 export interface OpenApiServer {
   url: string;
@@ -66,6 +72,15 @@ function parameters(schema: JsonSchema | undefined, location: 'path' | 'query', 
   });
 }
 
+function responseHeaders(headers: Record<string, ResponseHeaderSpec>, where: string): JsonObject {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, { description, schema }]) => [
+      name,
+      { description, schema: toOpenApiSchema(schema, `${where}/headers/${name}`) },
+    ]),
+  );
+}
+
 function responses(route: NormalizedRoute, where: string): JsonObject {
   const out: JsonObject = {};
   for (const [status, spec] of Object.entries(route.definition.responses)) {
@@ -73,6 +88,7 @@ function responses(route: NormalizedRoute, where: string): JsonObject {
     const media = spec.schema ? { schema: toOpenApiSchema(spec.schema, `${where}/responses/${status}`) } : {};
     out[status] = {
       description: spec.description,
+      ...(spec.headers ? { headers: responseHeaders(spec.headers, `${where}/responses/${status}`) } : {}),
       ...(contentType ? { content: { [contentType]: media } } : {}),
     };
   }

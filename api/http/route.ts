@@ -57,9 +57,17 @@ export interface RouteResult {
   type?: string;
 }
 
+/** A response header as the OpenAPI document describes it. */
+export interface ResponseHeaderSpec {
+  description: string;
+  schema: JsonSchema;
+}
+
 export interface ResponseSpec {
   description: string;
   schema?: JsonSchema;
+  /** Headers the response may carry, by name (e.g. `Link` on a paged list). */
+  headers?: Record<string, ResponseHeaderSpec>;
   /** Defaults to application/json when a schema is given. */
   contentType?: string;
 }

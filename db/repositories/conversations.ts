@@ -92,18 +92,42 @@ export async function findConversationByPlatformId(
   return row ? fromRow(row) : undefined;
 }
 
+/** Where a page of the conversation list ends: the list's sort key of its last row. */
+export interface ConversationPosition {
+  lastActivityAt: string;
+  id: string;
+}
+
+export interface ConversationFilter {
+  codebaseId?: string;
+  includeDeleted?: boolean;
+  /** Keyset: conversations strictly after this position in the list's order. */
+  after?: ConversationPosition;
+  limit?: number;
+}
+
+/** Most recently active first, ties broken by id, so every position in the list is unique. */
 export async function listConversations(
   knex: Knex,
-  filter: { codebaseId?: string; includeDeleted?: boolean } = {},
+  filter: ConversationFilter = {},
 ): Promise<Conversation[]> {
   const query = knex<ConversationRow>('conversations');
   if (filter.codebaseId) query.where('codebase_id', filter.codebaseId);
   if (!filter.includeDeleted) query.whereNull('deleted_at');
-  const rows = await query.orderBy([
+  if (filter.after) {
+    const { lastActivityAt, id } = filter.after;
+    query.where((q) =>
+      q
+        .where('last_activity_at', '<', lastActivityAt)
+        .orWhere((q2) => q2.where('last_activity_at', lastActivityAt).andWhere('id', '<', id)),
+    );
+  }
+  query.orderBy([
     { column: 'last_activity_at', order: 'desc' },
     { column: 'id', order: 'desc' },
   ]);
-  return rows.map(fromRow);
+  if (filter.limit !== undefined) query.limit(filter.limit);
+  return (await query).map(fromRow);
 }
 
 export async function renameConversation(

@@ -1,15 +1,22 @@
-import { defineRoute, defineRoutes, HttpProblem, type RouteDefinition } from '../../http/index.js';
-import type { Database } from '../../../db/connection.js';
-import { findCodebase } from '../../../db/repositories/codebases.js';
+import {
+  decodeCursor,
+  defineRoute,
+  defineRoutes,
+  encodeCursor,
+  nextPageLink,
+  nextPageLinkHeader,
+  pageQueryProperties,
+  type RouteDefinition,
+} from '../../http/index.js';
+import type { ServiceContext } from '../../../services/context.js';
 import {
   createConversation,
-  findConversationByRef,
+  deleteConversation,
+  getConversation,
   listConversations,
   renameConversation,
-  softDeleteConversation,
-  type Conversation,
-} from '../../../db/repositories/conversations.js';
-import { appendEvent } from '../../../db/repositories/events.js';
+} from '../../../services/conversations/conversations.js';
+import type { ConversationPosition } from '../../../db/repositories/conversations.js';
 import { conversationWire } from '../../../domain/conversations/wire.js';
 
 export const conversationParams = {
@@ -19,28 +26,29 @@ export const conversationParams = {
 };
 const conversationRef = { $ref: '#/components/schemas/Conversation' };
 
-export async function existingConversation(db: Database, ref: string): Promise<Conversation> {
-  const conversation = await findConversationByRef(db.knex, ref);
-  if (!conversation) throw HttpProblem.notFound(`No conversation with id ${ref}.`);
-  return conversation;
-}
+/** The list's body stays the spec's plain array; the next page is announced in a Link header. */
+const LIST_PAGE = { default: 50, max: 200 };
 
-export function deletedProblem(conversation: Conversation): HttpProblem {
-  return new HttpProblem({
-    status: 409,
-    code: 'conversation_deleted',
-    detail: `Conversation ${conversation.platformConversationId} was deleted; start a new conversation.`,
-  });
+function positionOf(cursor: string | undefined): ConversationPosition | undefined {
+  if (cursor === undefined) return undefined;
+  const [lastActivityAt, id] = decodeCursor(cursor, ['string', 'string']) as [string, string];
+  return { lastActivityAt, id };
 }
 
 /** Create, list, read, rename and soft-delete conversations. */
-export function conversationRoutes(db: Database): RouteDefinition[] {
+export function conversationRoutes(context: ServiceContext): RouteDefinition[] {
   return defineRoutes(
-    defineRoute<{ query: { codebase_id?: string; include_deleted?: boolean } }>({
+    defineRoute<{
+      query: { codebase_id?: string; include_deleted?: boolean; limit: number; cursor?: string };
+    }>({
       method: 'GET',
       path: '/api/conversations',
       operationId: 'listConversations',
       summary: 'Conversations, most recently active first',
+      description:
+        `At most \`limit\` conversations (default ${LIST_PAGE.default}). When more follow, the response carries ` +
+        '`Link: <...>; rel="next"`: follow it (or pass its `cursor`) for the next page. A conversation active ' +
+        'while you page moves to the front of the list, where the first page shows it.',
       tags: ['conversations'],
       query: {
         type: 'object',
@@ -52,15 +60,28 @@ export function conversationRoutes(db: Database): RouteDefinition[] {
             default: false,
             description: 'include soft-deleted conversations',
           },
+          ...pageQueryProperties(LIST_PAGE),
         },
       },
-      responses: { 200: { description: 'conversations', schema: { type: 'array', items: conversationRef } } },
-      handler: async ({ query }) => {
-        const list = await listConversations(db.knex, {
+      responses: {
+        200: {
+          description: 'a page of conversations',
+          schema: { type: 'array', items: conversationRef },
+          headers: { Link: nextPageLinkHeader },
+        },
+      },
+      handler: async ({ query, ctx }) => {
+        const page = await listConversations(context, {
           codebaseId: query.codebase_id,
           includeDeleted: query.include_deleted,
+          after: positionOf(query.cursor),
+          limit: query.limit,
         });
-        return { body: list.map(conversationWire) };
+        const next = page.next && encodeCursor([page.next.lastActivityAt, page.next.id]);
+        return {
+          body: page.items.map(conversationWire),
+          headers: next ? { Link: nextPageLink(ctx, { cursor: next, limit: query.limit }) } : undefined,
+        };
       },
     }),
     defineRoute<{ params: { id: string } }>({
@@ -71,7 +92,7 @@ export function conversationRoutes(db: Database): RouteDefinition[] {
       tags: ['conversations'],
       params: conversationParams,
       responses: { 200: { description: 'the conversation', schema: conversationRef } },
-      handler: async ({ params }) => ({ body: conversationWire(await existingConversation(db, params.id)) }),
+      handler: async ({ params }) => ({ body: conversationWire(await getConversation(context, params.id)) }),
     }),
     defineRoute<{ body: { codebase_id?: string; title?: string } | undefined }>({
       method: 'POST',
@@ -91,19 +112,9 @@ export function conversationRoutes(db: Database): RouteDefinition[] {
       bodyRequired: false,
       responses: { 201: { description: 'the new conversation', schema: conversationRef } },
       handler: async ({ body }) => {
-        const codebaseId = body?.codebase_id;
-        if (codebaseId && !(await findCodebase(db.knex, codebaseId))) {
-          throw new HttpProblem({
-            status: 404,
-            code: 'codebase_not_found',
-            detail: `No codebase with id ${codebaseId}.`,
-            errors: [{ path: '/body/codebase_id', message: 'names no codebase' }],
-          });
-        }
-        const conversation = await createConversation(db.knex, {
-          platform: 'web',
-          codebaseId: codebaseId ?? null,
-          title: body?.title ?? null,
+        const conversation = await createConversation(context, {
+          codebaseId: body?.codebase_id,
+          title: body?.title,
         });
         return {
           status: 201,
@@ -126,17 +137,9 @@ export function conversationRoutes(db: Database): RouteDefinition[] {
         properties: { title: { type: 'string', minLength: 1, maxLength: 500, pattern: '\\S' } },
       },
       responses: { 200: { description: 'the renamed conversation', schema: conversationRef } },
-      handler: async ({ params, body }) => {
-        const conversation = await existingConversation(db, params.id);
-        if (conversation.deletedAt) throw deletedProblem(conversation);
-        const title = body.title.trim();
-        const renamed = await db.knex.transaction(async (trx) => {
-          const updated = await renameConversation(trx, conversation.id, title);
-          await appendEvent(trx, { streamKey: conversation.id, type: 'title', payload: { title } });
-          return updated;
-        });
-        return { body: conversationWire(renamed ?? conversation) };
-      },
+      handler: async ({ params, body }) => ({
+        body: conversationWire(await renameConversation(context, params.id, body.title)),
+      }),
     }),
     defineRoute<{ params: { id: string } }>({
       method: 'DELETE',
@@ -146,15 +149,9 @@ export function conversationRoutes(db: Database): RouteDefinition[] {
       tags: ['conversations'],
       params: conversationParams,
       responses: { 200: { description: 'the deleted conversation', schema: conversationRef } },
-      handler: async ({ params }) => {
-        const conversation = await existingConversation(db, params.id);
-        await db.knex.transaction(async (trx) => {
-          if (await softDeleteConversation(trx, conversation.id)) {
-            await appendEvent(trx, { streamKey: conversation.id, type: 'conversation_deleted', payload: {} });
-          }
-        });
-        return { body: conversationWire(await existingConversation(db, conversation.id)) };
-      },
+      handler: async ({ params }) => ({
+        body: conversationWire(await deleteConversation(context, params.id)),
+      }),
     }),
   );
 }

@@ -1,12 +1,12 @@
 import { defineRoute, defineRoutes, type RouteDefinition } from '../../http/index.js';
 import { lastEventIdOf, openEventStream } from '../../http/sse.js';
-import type { Database } from '../../../db/connection.js';
-import { DASHBOARD_STREAM, type JournalEvent } from '../../../db/repositories/events.js';
-import { existingConversation } from '../conversations/conversation-routes.js';
+import type { JournalEvent } from '../../../db/repositories/events.js';
+import type { ServiceContext } from '../../../services/context.js';
 import type { JournalHub } from '../../../services/streams/journal-hub.js';
+import { watchStream } from '../../../services/streams/stream-watch.js';
 
 export interface StreamRouteDependencies {
-  db: Database;
+  context: ServiceContext;
   hub: JournalHub;
   heartbeatMs?: number;
 }
@@ -52,15 +52,16 @@ export function streamRoutes(deps: StreamRouteDependencies): RouteDefinition[] {
         },
       },
       handler: async ({ params, query, ctx }) => {
-        const afterGiven = lastEventIdOf(ctx, query.lastEventId);
-        const streamKey =
-          params.conversationId === DASHBOARD_STREAM
-            ? DASHBOARD_STREAM
-            : (await existingConversation(deps.db, params.conversationId)).id;
-        const afterId = afterGiven ?? (await deps.hub.latestId(streamKey));
+        // Found (or refused) before the stream opens: a 404 must still be able to answer.
+        const watch = await watchStream(
+          deps.context,
+          deps.hub,
+          params.conversationId,
+          lastEventIdOf(ctx, query.lastEventId),
+        );
         const stream = openEventStream(ctx, { heartbeatMs: deps.heartbeatMs });
         try {
-          const leave = await deps.hub.subscribe(streamKey, afterId, {
+          const leave = await watch.start({
             deliver(events) {
               for (const event of events) if (!stream.send(event.id, frameOf(event))) return;
             },

@@ -1,0 +1,111 @@
+import { touchLiveConversation, type Conversation } from '../../db/repositories/conversations.js';
+import { appendEvent } from '../../db/repositories/events.js';
+import {
+  appendMessage,
+  countQueuedBefore,
+  countTurns,
+  countTurnsAhead,
+  listMessagesBefore,
+  type Message,
+} from '../../db/repositories/messages.js';
+import { messageWire } from '../../domain/conversations/wire.js';
+import type { ServiceContext } from '../context.js';
+import type { DispatchTurn } from './conversation-client.js';
+import { conversationDeleted, getConversation, getLiveConversation } from './conversations.js';
+import { readKeysetPage, type KeysetPage } from './keyset-page.js';
+
+/** One page of a conversation's messages, newest first, strictly older than `beforeId` when given. */
+export async function listMessages(
+  context: ServiceContext,
+  ref: string,
+  request: { beforeId?: number; limit: number },
+): Promise<KeysetPage<Message, number>> {
+  const conversation = await getConversation(context, ref);
+  return readKeysetPage(
+    request.limit,
+    (limit) => listMessagesBefore(context.db.knex, conversation.id, { beforeId: request.beforeId, limit }),
+    (message) => message.id,
+  );
+}
+
+export interface TurnDispatch {
+  /** Hands the stored message to its conversation's workflow (conversation-client.ts). */
+  dispatch: DispatchTurn;
+  /** MAX_CONCURRENT_CONVERSATIONS, to tell a caller whether its turn starts or waits. */
+  maxConcurrent: number;
+}
+
+/** Whether a turn starts now, or waits behind an earlier turn of its conversation or for a free session. */
+export type TurnPlace = { status: 'started'; position: 0 } | { status: 'queued'; position: number };
+
+export interface PostedMessage {
+  conversation: Conversation;
+  message: Message;
+  place: TurnPlace;
+}
+
+/** Stores the message and its `message` event together: once accepted, it is never lost. */
+async function storeUserMessage(
+  context: ServiceContext,
+  conversation: Conversation,
+  content: string,
+): Promise<Message> {
+  const message = await context.db.knex.transaction(async (trx) => {
+    if (!(await touchLiveConversation(trx, conversation.id))) return undefined;
+    const stored = await appendMessage(trx, {
+      conversationId: conversation.id,
+      role: 'user',
+      content,
+      turnStatus: 'queued',
+    });
+    await appendEvent(trx, {
+      streamKey: conversation.id,
+      type: 'message',
+      payload: { messageId: stored.id, message: messageWire(stored) },
+    });
+    return stored;
+  });
+  // Deleted between the read and the write.
+  if (!message) throw conversationDeleted(conversation);
+  return message;
+}
+
+async function placeInLine(
+  context: ServiceContext,
+  message: Message,
+  maxConcurrent: number,
+): Promise<TurnPlace> {
+  const { knex } = context.db;
+  const [ahead, turns] = await Promise.all([
+    countTurnsAhead(knex, message.conversationId, message.id),
+    countTurns(knex),
+  ]);
+  if (ahead === 0 && turns.active < maxConcurrent) return { status: 'started', position: 0 };
+  return { status: 'queued', position: (await countQueuedBefore(knex, message.id)) + 1 };
+}
+
+/**
+ * A user's message: stored with its event, placed in line, then handed to the conversation's
+ * workflow. A failed hand-over is only logged: the worker's turn sweep starts the workflow later.
+ */
+export async function postMessage(
+  context: ServiceContext,
+  turns: TurnDispatch,
+  ref: string,
+  content: string,
+): Promise<PostedMessage> {
+  const conversation = await getLiveConversation(context, ref);
+  const message = await storeUserMessage(context, conversation, content);
+  const place = await placeInLine(context, message, turns.maxConcurrent);
+  try {
+    await turns.dispatch(conversation.id, message.id);
+  } catch (error) {
+    context.logger.warn({
+      event: 'conversation.dispatch_deferred',
+      conversationId: conversation.id,
+      messageId: message.id,
+      err: (error as Error).message,
+    });
+  }
+  return { conversation, message, place };
+}

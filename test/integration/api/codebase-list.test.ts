@@ -1,0 +1,165 @@
+import { expect } from 'chai';
+import { Client } from '@temporalio/client';
+import { createCodebase } from '../../../db/repositories/codebases.js';
+import { encodeCursor } from '../../../api/http/index.js';
+import { databaseKinds, type TestDatabase } from '../../support/databases.js';
+import { startTestCoreApp, type TestCoreApp } from '../../support/core-app.js';
+import { testServiceContext } from '../../support/service-context.js';
+import { makeTempDir } from '../../support/temp-dirs.js';
+
+interface Listed {
+  id: string;
+  createdAt: string;
+}
+
+interface Problem {
+  code: string;
+  errors?: Array<{ path: string; message: string }>;
+}
+
+const SEEDED = 130;
+const NEXT_LINK = /^<([^>]+)>; rel="next"$/;
+
+for (const kind of databaseKinds()) {
+  describe(`codebases list paging (${kind.name})`, function () {
+    this.timeout(60_000);
+    let test: TestDatabase;
+    let app: TestCoreApp;
+    let home: ReturnType<typeof makeTempDir>;
+    /** The list's documented order: oldest first, ties by id. */
+    let listOrder: string[] = [];
+
+    before(async () => {
+      test = await kind.create();
+      home = makeTempDir('cairn-home-');
+      const { knex } = test.db;
+      const base = Date.parse('2030-01-01T00:00:00.000Z');
+      const seeded: Array<{ id: string; createdAt: string }> = [];
+      for (let index = 0; index < SEEDED; index += 1) {
+        const path = `/tmp/cairn-paging/${index}`;
+        const codebase = await createCodebase(knex, {
+          name: `app-${index}`,
+          repositoryKey: path,
+          localPath: path,
+          sourcePath: path,
+        });
+        // Four codebases share each instant, so pages must break ties by id.
+        const createdAt = new Date(base + Math.floor(index / 4) * 1_000).toISOString();
+        await knex('codebases').where({ id: codebase.id }).update({ created_at: createdAt });
+        seeded.push({ id: codebase.id, createdAt });
+      }
+      listOrder = seeded
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+        .map((row) => row.id);
+      // Temporal is never reached by the list: a lazy client connects only when asked to.
+      app = await startTestCoreApp(test.db, testServiceContext(test.db, { home: home.path }), {
+        temporal: { client: new Client() },
+        taskQueue: 'unused',
+      });
+    });
+
+    after(async () => {
+      await app?.close();
+      await test?.dispose();
+      home?.cleanup();
+    });
+
+    async function get<T>(path: string) {
+      const response = await fetch(new URL(path, app.url));
+      return {
+        status: response.status,
+        link: response.headers.get('link'),
+        body: (await response.json()) as T,
+      };
+    }
+
+    /** Every page from `path` on, following each Link until a page has none. */
+    async function followLinks(path: string) {
+      const pages: Array<{ ids: string[]; link: string | null }> = [];
+      let next: string | undefined = path;
+      while (next !== undefined) {
+        const page: { status: number; link: string | null; body: Listed[] } = await get<Listed[]>(next);
+        expect(page.status, next).to.equal(200);
+        pages.push({ ids: page.body.map((row) => row.id), link: page.link });
+        if (page.link !== null) expect(page.link).to.match(NEXT_LINK);
+        next = page.link === null ? undefined : NEXT_LINK.exec(page.link)![1];
+      }
+      return pages;
+    }
+
+    it('answers a default page of 50 as a plain array, with an RFC 8288 Link to the next page', async () => {
+      const first = await get<Listed[]>('/api/codebases');
+      expect(first.status).to.equal(200);
+      expect(first.body).to.be.an('array').with.length(50);
+      expect(first.body.map((row) => row.id)).to.deep.equal(listOrder.slice(0, 50));
+      const target = new URL(NEXT_LINK.exec(first.link ?? '')![1]!, app.url);
+      expect(target.pathname).to.equal('/api/codebases');
+      expect(target.searchParams.get('limit')).to.equal('50');
+      expect(target.searchParams.get('cursor')).to.be.a('string').and.not.equal('');
+    });
+
+    it('following Link pages returns every codebase once, in order, and the last page has no Link', async () => {
+      const pages = await followLinks('/api/codebases');
+      const ids = pages.flatMap((page) => page.ids);
+      expect(ids).to.deep.equal(listOrder);
+      expect(pages.map((page) => page.ids.length)).to.deep.equal([50, 50, SEEDED - 100]);
+      expect(pages.at(-1)!.link).to.equal(null);
+
+      const small = await followLinks('/api/codebases?limit=7');
+      expect(small.flatMap((page) => page.ids)).to.deep.equal(listOrder);
+      expect(small).to.have.length(Math.ceil(SEEDED / 7));
+      expect(small[0]!.link).to.include('limit=7');
+    });
+
+    it('serves at most 200 a page, and no Link when the page holds every row', async () => {
+      for (const limit of [200, SEEDED]) {
+        const page = await get<Listed[]>(`/api/codebases?limit=${limit}`);
+        expect(page.body.map((row) => row.id)).to.deep.equal(listOrder);
+        expect(page.link).to.equal(null);
+      }
+    });
+
+    it('refuses a bad limit with a 400 naming /query/limit', async () => {
+      for (const limit of ['0', '-1', '201', 'ten', '2.5', '']) {
+        const answer = await get<Problem>(`/api/codebases?limit=${limit}`);
+        expect(answer.status, limit).to.equal(400);
+        expect(
+          answer.body.errors?.map((error) => error.path),
+          limit,
+        ).to.deep.equal(['/query/limit']);
+      }
+    });
+
+    it('refuses a bad cursor with a 400 invalid_cursor naming /query/cursor', async () => {
+      const first = await get<Listed[]>('/api/codebases?limit=2');
+      const cursor = new URL(NEXT_LINK.exec(first.link!)![1]!, app.url).searchParams.get('cursor')!;
+      const edited = Buffer.from(
+        Buffer.from(cursor, 'base64url')
+          .toString('utf8')
+          .replace(/"k":\["[^"]+"/, '"k":["2099-01-01T00:00:00.000Z"'),
+      ).toString('base64url');
+      for (const bad of ['garbage!', 'bm90IGpzb24', edited, encodeCursor([42]), encodeCursor(['only-one'])]) {
+        const answer = await get<Problem>(`/api/codebases?cursor=${encodeURIComponent(bad)}`);
+        expect(answer.status, bad).to.equal(400);
+        expect(answer.body.code, bad).to.equal('invalid_cursor');
+        expect(answer.body.errors?.[0]?.path, bad).to.equal('/query/cursor');
+      }
+    });
+
+    it('documents limit, cursor and the Link header in the OpenAPI document', async () => {
+      type Operation = {
+        parameters: Array<{ name: string; in: string; schema: Record<string, unknown> }>;
+        responses: Record<string, { headers?: Record<string, { schema: { type: string } }> }>;
+      };
+      const document = (await get<{ paths: Record<string, { get: Operation }> }>('/api/openapi.json')).body;
+      const list = document.paths['/api/codebases']!.get;
+      const limit = list.parameters.find((parameter) => parameter.name === 'limit');
+      expect(limit).to.deep.include({ in: 'query' });
+      expect(limit!.schema).to.include({ type: 'integer', minimum: 1, maximum: 200, default: 50 });
+      expect(list.parameters.find((parameter) => parameter.name === 'cursor')).to.deep.include({
+        in: 'query',
+      });
+      expect(list.responses['200']!.headers!.Link!.schema.type).to.equal('string');
+    });
+  });
+}

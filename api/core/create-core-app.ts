@@ -51,8 +51,8 @@ export function createCoreApp(deps: CoreAppDependencies): HttpApp {
       }),
       ...streamRoutes({ ...deps.conversations, context: deps.codebases.registration }),
       // Before the definition routes: `/api/workflows/runs` must not be read as a workflow named "runs".
-      ...runReadRoutes(deps.db),
-      ...dashboardRoutes(deps.db),
+      ...runReadRoutes(deps.codebases.registration),
+      ...dashboardRoutes(deps.codebases.registration),
       ...runOperationRoutes({
         context: deps.codebases.registration,
         runs: runClient(deps.codebases.temporal),

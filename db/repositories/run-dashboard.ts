@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { countOf, toNumber } from '../rows.js';
-import { listRuns, RUN_STATUSES, type RunFilter, type RunStatus, type WorkflowRun } from './workflow-runs.js';
+import { RUN_STATUSES, type RunStatus } from '../../domain/runs/run-status.js';
+import { listRuns, type RunFilter, type WorkflowRun } from './workflow-runs.js';
 
 const ENDED_NODE_EVENTS = ['node_completed', 'node_failed', 'node_skipped'];
 

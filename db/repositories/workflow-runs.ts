@@ -1,18 +1,7 @@
 import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
 import { countOf, nowIso, parseJson, toIso, toIsoOrNull, toNumber } from '../rows.js';
-
-export const RUN_STATUSES = [
-  'pending',
-  'running',
-  'paused',
-  'completed',
-  'failed',
-  'cancelled',
-  'abandoned',
-] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
-export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['completed', 'failed', 'cancelled', 'abandoned'];
+import { TERMINAL_RUN_STATUSES, type RunStatus } from '../../domain/runs/run-status.js';
 
 export interface WorkflowRun {
   id: string;
@@ -210,9 +199,12 @@ export async function findRunByWorker(knex: Knex, platformId: string): Promise<W
   return row ? fromRow(row) : undefined;
 }
 
-/** Deletes a run that has ended (its events go with it); false when it is not in a terminal state. */
-export async function deleteFinishedRun(knex: Knex, id: string): Promise<boolean> {
-  const changed = await knex('workflow_runs').where({ id }).whereIn('status', TERMINAL_RUN_STATUSES).delete();
+/**
+ * Deletes a run (its events go with it) when its status is one of `from`, checked in the same
+ * statement; false when it is not.
+ */
+export async function deleteRunIn(knex: Knex, id: string, from: readonly RunStatus[]): Promise<boolean> {
+  const changed = await knex('workflow_runs').where({ id }).whereIn('status', from).delete();
   return changed > 0;
 }
 

@@ -3,6 +3,7 @@ import type { Logger } from '../../config/logger.js';
 import type { Database } from '../../db/connection.js';
 import { appendEvent, SYSTEM_STREAM } from '../../db/repositories/events.js';
 import { listRuns, listRunsChangedSince, type WorkflowRun } from '../../db/repositories/workflow-runs.js';
+import { allowsRunOperation, statesAllowing, statusChange } from '../../domain/runs/run-state-machine.js';
 import { transitionWithEvent } from './run-state.js';
 import { runClient } from './run-client.js';
 
@@ -37,8 +38,9 @@ export async function reconcileRuns(options: ReconcileOptions): Promise<Repair[]
   const { knex } = options.db;
   const runs = runClient(options);
   const cutoff = Date.now() - (options.graceMs ?? 30_000);
+  // Runs under way; the pending ones among them are those a start may repair.
   const unfinished: WorkflowRun[] = await listRuns(knex, {
-    statuses: ['pending', 'running', 'paused'],
+    statuses: statesAllowing('reconcile_fail'),
     limit: 10_000,
   });
   const repairs: Repair[] = [];
@@ -48,7 +50,7 @@ export async function reconcileRuns(options: ReconcileOptions): Promise<Repair[]
     const state = await runs.executionState(run.id);
     if (state === 'running') continue;
     const ref = { runId: run.id, conversationId: run.conversationId };
-    if (run.status === 'pending' && state === 'missing') {
+    if (state === 'missing' && allowsRunOperation(run.status, 'reconcile_start')) {
       try {
         await runs.start(run.id, { workflowName: run.workflowName, codebaseId: run.codebaseId });
       } catch (error) {
@@ -68,11 +70,13 @@ export async function reconcileRuns(options: ReconcileOptions): Promise<Repair[]
       state === 'missing'
         ? 'its Temporal execution no longer exists (a Temporal server without its data?)'
         : 'its Temporal execution ended without recording an outcome';
+    // Only from the status seen here: a run that moved on meanwhile is left to its new owner.
+    const { to } = statusChange('reconcile_fail');
     const repaired = await transitionWithEvent(
       knex,
       ref,
-      { from: [run.status], to: 'failed', error: reason },
-      { type: 'run_reconciled', payload: { was: run.status, now: 'failed', reason } },
+      { from: [run.status], to, error: reason },
+      { type: 'run_reconciled', payload: { was: run.status, now: to, reason } },
     );
     if (repaired) repairs.push({ runId: run.id, was: run.status, action: 'failed', reason });
   }
@@ -92,7 +96,7 @@ async function stopLeftoverExecutions(options: ReconcileOptions, cutoff: number)
   const runs = runClient(options);
   const since = new Date(Date.now() - STOPPED_LOOKBACK_MS).toISOString();
   const repairs: Repair[] = [];
-  for (const run of await listRunsChangedSince(options.db.knex, ['cancelled', 'abandoned'], since)) {
+  for (const run of await listRunsChangedSince(options.db.knex, statesAllowing('reconcile_stop'), since)) {
     if (Date.parse(run.updatedAt) > cutoff) continue;
     if ((await runs.executionState(run.id)) !== 'running') continue;
     if (run.status === 'cancelled') await runs.cancel(run.id, 'reconciler');

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { nowIso } from '../../db/rows.js';
-import { findRun, transitionRun, type RunStatus } from '../../db/repositories/workflow-runs.js';
+import { findRun, transitionRun } from '../../db/repositories/workflow-runs.js';
+import { statusChange } from '../../domain/runs/run-state-machine.js';
+import type { RunStatus } from '../../domain/runs/run-status.js';
 import type { ServiceContext } from '../context.js';
 import { recordRunEvent } from './run-journal.js';
 
@@ -26,9 +28,9 @@ export async function transitionWithEvent(
   });
 }
 
-/** pending → running when the run's execution begins; answers the status it found or set. */
+/** The run's execution begins (pending → running); answers the status it found or set. */
 export async function beginRun(deps: ServiceContext, ref: RunRef): Promise<RunStatus | undefined> {
-  await transitionWithEvent(deps.db.knex, ref, { from: ['pending'], to: 'running' }, { type: 'run_started' });
+  await transitionWithEvent(deps.db.knex, ref, statusChange('begin'), { type: 'run_started' });
   return (await findRun(deps.db.knex, ref.runId))?.status;
 }
 
@@ -39,13 +41,14 @@ export async function requestApproval(
 ): Promise<void> {
   const { knex } = deps.db;
   const event = { type: 'approval_requested', nodeId: input.nodeId, payload: { message: input.message } };
-  if (await transitionWithEvent(knex, input, { from: ['running'], to: 'paused' }, event)) return;
+  if (await transitionWithEvent(knex, input, statusChange('await_approval'), event)) return;
   await recordRunEvent(knex, { ...input, ...event });
 }
 
 /** After an approval, a run with other gates still waiting goes back to paused. */
 export async function pauseAgain(deps: ServiceContext, ref: RunRef): Promise<void> {
-  await transitionRun(deps.db.knex, ref.runId, ['running'], 'paused');
+  const { from, to } = statusChange('await_approval');
+  await transitionRun(deps.db.knex, ref.runId, from, to);
 }
 
 export interface NodeRecord extends RunRef {
@@ -79,7 +82,7 @@ export async function finishRun(
   return transitionWithEvent(
     deps.db.knex,
     input,
-    { from: ['running', 'paused', 'pending'], to: input.end, error: input.error ?? null },
+    { ...statusChange(`finish_${input.end}`), error: input.error ?? null },
     {
       type: `run_${input.end}`,
       actor: input.actor,

@@ -13,6 +13,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { RUN_STATUS_ATTRIBUTE } from '../../domain/runs/run-search-attributes.js';
+import { allowsRunOperation } from '../../domain/runs/run-state-machine.js';
 import { assistantQueueFor, coreQueueOf } from '../../domain/task-queues.js';
 import {
   type ApproveSignal,
@@ -90,7 +91,9 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
   const context = prepared.context;
   const ref = { runId, conversationId: context.conversationId };
   const status = await core.beginRun(ref);
-  if (status !== 'running' && status !== 'paused') return; // cancelled or abandoned before it began
+  // The state machine says whether the status beginRun found or set lets the run begin: a
+  // run cancelled or abandoned before it began does not.
+  if (!status || !allowsRunOperation(status, 'begin')) return;
   /** Mirrors the run's status into its execution, for searches in the Temporal Web UI. */
   const showStatus = (value: string) => {
     if (input.searchAttributes) upsertSearchAttributes([{ key: RUN_STATUS_ATTRIBUTE, value }]);

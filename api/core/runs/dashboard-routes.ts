@@ -1,19 +1,8 @@
-import {
-  defineRoute,
-  defineRoutes,
-  page,
-  pageQueryProperties,
-  type RouteDefinition,
-} from '../../http/index.js';
-import type { Database } from '../../../db/connection.js';
-import {
-  codebaseNames,
-  countRunsByStatus,
-  endedNodeCounts,
-  searchRuns,
-} from '../../../db/repositories/run-dashboard.js';
-import { RUN_STATUSES, type WorkflowRun } from '../../../db/repositories/workflow-runs.js';
-import { runFilterProperties, runFilters, type RunFilterQuery } from './run-query.js';
+import { defineRoute, defineRoutes, pageQueryProperties, type RouteDefinition } from '../../http/index.js';
+import { RUN_STATUSES } from '../../../domain/runs/run-status.js';
+import type { ServiceContext } from '../../../services/context.js';
+import { dashboardRuns, type DashboardRun } from '../../../services/runs/run-reads.js';
+import { pageBody, runFilterProperties, runFilters, type RunFilterQuery } from './run-query.js';
 import { runView } from './run-view.js';
 
 const PAGE = { default: 25, max: 200 };
@@ -23,18 +12,16 @@ interface DashboardQuery extends RunFilterQuery {
   limit: number;
 }
 
-function nodesTotal(run: WorkflowRun): number {
-  const nodes = (run.definition as { nodes?: unknown }).nodes;
-  return Array.isArray(nodes) ? nodes.length : 0;
-}
-
-function durationMs(run: WorkflowRun, now: number): number | null {
-  if (!run.startedAt) return null;
-  return (run.completedAt ? Date.parse(run.completedAt) : now) - Date.parse(run.startedAt);
-}
+const dashboardView = ({ run, ...progress }: DashboardRun) => ({
+  ...runView(run),
+  codebaseName: progress.codebaseName,
+  nodesDone: progress.nodesDone,
+  nodesTotal: progress.nodesTotal,
+  durationMs: progress.durationMs,
+});
 
 /** Runs for the dashboard: each with its codebase, progress, duration and cost, plus counts per status. */
-export function dashboardRoutes(db: Database): RouteDefinition[] {
+export function dashboardRoutes(context: ServiceContext): RouteDefinition[] {
   const statusCounts = {
     type: 'object',
     properties: Object.fromEntries(RUN_STATUSES.map((status) => [status, { type: 'integer' }])),
@@ -90,31 +77,9 @@ export function dashboardRoutes(db: Database): RouteDefinition[] {
         },
       },
       handler: async ({ query }) => {
-        const filters = runFilters(query);
-        const { since, until } = filters;
         const search = query.q?.trim() || undefined;
-        const rows = await searchRuns(db.knex, { ...filters, search, limit: query.limit + 1 });
-        const result = page(rows, query.limit, (run) => [run.createdAt, run.id]);
-        const [ended, names, counts] = await Promise.all([
-          endedNodeCounts(
-            db.knex,
-            result.items.map((run) => run.id),
-          ),
-          codebaseNames(
-            db.knex,
-            result.items.flatMap((run) => (run.codebaseId ? [run.codebaseId] : [])),
-          ),
-          countRunsByStatus(db.knex, { since, until, search }),
-        ]);
-        const now = Date.now();
-        const items = result.items.map((run) => ({
-          ...runView(run),
-          codebaseName: run.codebaseId ? (names.get(run.codebaseId) ?? null) : null,
-          nodesDone: ended.get(run.id) ?? 0,
-          nodesTotal: nodesTotal(run),
-          durationMs: durationMs(run, now),
-        }));
-        return { body: { items, ...(result.nextCursor ? { nextCursor: result.nextCursor } : {}), counts } };
+        const result = await dashboardRuns(context, { ...runFilters(query), search });
+        return { body: { ...pageBody(result, dashboardView), counts: result.counts } };
       },
     }),
   );

@@ -1,5 +1,6 @@
-import { decodeCursor, HttpProblem } from '../../http/index.js';
-import { RUN_STATUSES, type RunStatus } from '../../../db/repositories/workflow-runs.js';
+import { decodeCursor, encodeCursor, HttpProblem } from '../../http/index.js';
+import { RUN_STATUSES, type RunStatus } from '../../../domain/runs/run-status.js';
+import type { RunKey, RunListFilter, RunPage } from '../../../services/runs/run-reads.js';
 
 /** Query fields both run listings take: status, a creation date range, a page cursor. */
 export const runFilterProperties = {
@@ -38,7 +39,7 @@ export function statusesOf(text: string | undefined): RunStatus[] | undefined {
 }
 
 /** The filters every run listing applies, checked: statuses, date range, the page to continue after. */
-export function runFilters(query: RunFilterQuery) {
+export function runFilters(query: RunFilterQuery & { limit: number }): RunListFilter {
   const after = query.cursor
     ? (decodeCursor(query.cursor, ['string', 'string']) as [string, string])
     : undefined;
@@ -46,6 +47,18 @@ export function runFilters(query: RunFilterQuery) {
     statuses: statusesOf(query.status),
     since: instantOf(query.since, 'since'),
     until: instantOf(query.until, 'until'),
-    before: after && { createdAt: after[0], id: after[1] },
+    after: after && { createdAt: after[0], id: after[1] },
+    limit: query.limit,
   };
 }
+
+/** A page of runs as the API sends it: its items shaped, and a cursor when another page follows. */
+export function pageBody<T, V>(
+  result: RunPage<T>,
+  view: (item: T) => V,
+): { items: V[]; nextCursor?: string } {
+  const items = result.items.map(view);
+  return result.next ? { items, nextCursor: cursorAfter(result.next) } : { items };
+}
+
+const cursorAfter = (key: RunKey) => encodeCursor([key.createdAt, key.id]);

@@ -1,22 +1,18 @@
 import {
   defineRoute,
   defineRoutes,
-  HttpProblem,
-  page,
   pageQueryProperties,
   pageSchema,
   type RouteDefinition,
 } from '../../http/index.js';
-import type { Database } from '../../../db/connection.js';
-import { findConversationByRef } from '../../../db/repositories/conversations.js';
-import { listRunEvents } from '../../../db/repositories/run-events.js';
+import type { ServiceContext } from '../../../services/context.js';
 import {
-  findRun,
-  findRunByWorker,
-  listRuns,
-  type WorkflowRun,
-} from '../../../db/repositories/workflow-runs.js';
-import { runFilterProperties, runFilters, type RunFilterQuery } from './run-query.js';
+  getRunByWorker,
+  getRunDetail,
+  listRunsPage,
+  type RunDetail,
+} from '../../../services/runs/run-reads.js';
+import { pageBody, runFilterProperties, runFilters, type RunFilterQuery } from './run-query.js';
 import { runEventView, runView } from './run-view.js';
 
 const PAGE = { default: 50, max: 200 };
@@ -37,11 +33,12 @@ interface RunListQuery extends RunFilterQuery {
   limit: number;
 }
 
-export function runReadRoutes(db: Database): RouteDefinition[] {
-  const detailOf = async (run: WorkflowRun) => ({
-    run: runView(run),
-    events: (await listRunEvents(db.knex, run.id)).map(runEventView),
-  });
+const detailView = ({ run, events }: RunDetail) => ({
+  run: runView(run),
+  events: events.map(runEventView),
+});
+
+export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
   return defineRoutes(
     defineRoute<{ query: RunListQuery }>({
       method: 'GET',
@@ -62,19 +59,13 @@ export function runReadRoutes(db: Database): RouteDefinition[] {
       },
       responses: { 200: { description: 'a page of runs', schema: pageSchema(runRef) } },
       handler: async ({ query }) => {
-        const filters = runFilters(query);
-        let conversationId = query.conversationId;
-        if (conversationId)
-          conversationId = (await findConversationByRef(db.knex, conversationId))?.id ?? conversationId;
-        const rows = await listRuns(db.knex, {
-          ...filters,
+        const result = await listRunsPage(context, {
+          ...runFilters(query),
           workflowName: query.workflowName,
-          conversationId,
+          conversationId: query.conversationId,
           codebaseId: query.codebaseId,
-          limit: query.limit + 1,
         });
-        const result = page(rows, query.limit, (run) => [run.createdAt, run.id]);
-        return { body: { ...result, items: result.items.map(runView) } };
+        return { body: pageBody(result, runView) };
       },
     }),
     defineRoute<{ params: { platformId: string } }>({
@@ -89,11 +80,9 @@ export function runReadRoutes(db: Database): RouteDefinition[] {
         properties: { platformId: { type: 'string', minLength: 1, maxLength: 255 } },
       },
       responses: { 200: { description: 'the run with its events', schema: detailSchema } },
-      handler: async ({ params }) => {
-        const run = await findRunByWorker(db.knex, params.platformId);
-        if (!run) throw HttpProblem.notFound(`No run was started from conversation ${params.platformId}.`);
-        return { body: await detailOf(run) };
-      },
+      handler: async ({ params }) => ({
+        body: detailView(await getRunByWorker(context, params.platformId)),
+      }),
     }),
     defineRoute<{ params: { runId: string } }>({
       method: 'GET',
@@ -107,11 +96,7 @@ export function runReadRoutes(db: Database): RouteDefinition[] {
         properties: { runId: { type: 'string', minLength: 1, maxLength: 64 } },
       },
       responses: { 200: { description: 'the run with its events', schema: detailSchema } },
-      handler: async ({ params }) => {
-        const run = await findRun(db.knex, params.runId);
-        if (!run) throw HttpProblem.notFound(`No workflow run with id ${params.runId}.`);
-        return { body: await detailOf(run) };
-      },
+      handler: async ({ params }) => ({ body: detailView(await getRunDetail(context, params.runId)) }),
     }),
   );
 }

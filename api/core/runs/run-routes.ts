@@ -1,23 +1,19 @@
-import { defineRoute, defineRoutes, HttpProblem, type RouteDefinition } from '../../http/index.js';
+import { defineRoute, defineRoutes, type RouteDefinition } from '../../http/index.js';
 import type { ServiceContext } from '../../../services/context.js';
-import { transitionWithEvent } from '../../../services/runs/run-state.js';
-import { recordRunEvent } from '../../../services/runs/run-journal.js';
-import { waitingGate } from '../../../services/runs/waiting-gate.js';
-import { findWorkflow } from '../../../services/workflow-definitions/discover-workflows.js';
-import { loadConfig } from '../../../config/load-config.js';
-import { findCodebase } from '../../../db/repositories/codebases.js';
-import { findConversationByRef } from '../../../db/repositories/conversations.js';
+import type { WorkflowRun } from '../../../db/repositories/workflow-runs.js';
+import type { RunClient } from '../../../services/runs/run-client.js';
 import {
-  createRun,
-  deleteFinishedRun,
-  findRun,
-  TERMINAL_RUN_STATUSES,
-  type RunStatus,
-  type WorkflowRun,
-} from '../../../db/repositories/workflow-runs.js';
+  abandonRun,
+  approveRun,
+  cancelRun,
+  deleteRun,
+  rejectRun,
+  resumeRun,
+  startRun,
+  type RunRequest,
+} from '../../../services/runs/run-operations.js';
 import { requestActor } from '../codebases/actor.js';
 import { ITEM_NAME_PATTERN } from '../workflows/workflow-routes.js';
-import type { RunClient } from '../../../services/runs/run-client.js';
 import { runView } from './run-view.js';
 
 export interface RunRouteDependencies {
@@ -31,58 +27,13 @@ const runParams = {
   properties: { runId: { type: 'string', minLength: 1, maxLength: 64 } },
 };
 const runRef = { $ref: '#/components/schemas/WorkflowRun' };
-const NON_TERMINAL: readonly RunStatus[] = ['pending', 'running', 'paused'];
 
-async function existingRun(deps: RunRouteDependencies, runId: string): Promise<WorkflowRun> {
-  const run = await findRun(deps.context.db.knex, runId);
-  if (!run) throw HttpProblem.notFound(`No workflow run with id ${runId}.`);
-  return run;
-}
-
-function wrongState(run: WorkflowRun, operation: string, allowed: readonly RunStatus[]): HttpProblem {
-  return HttpProblem.conflict(
-    `Cannot ${operation} run ${run.id}: it is ${run.status}; ${operation} needs a run that is ${allowed.join(' or ')}.`,
-    { currentState: run.status },
-  );
-}
-
-/**
- * An operation on a run: a compare-and-swap of its status with the operation's event, then (for
- * the winner only) the signal to its execution. The wrong state is a 409 naming the current one.
- */
-async function operate(
-  deps: RunRouteDependencies,
-  runId: string,
-  operation: {
-    name: string;
-    from: readonly RunStatus[];
-    to: RunStatus;
-    event: string;
-    actor: string;
-    payload?: Record<string, unknown>;
-  },
-  thenSignal: (run: WorkflowRun) => Promise<void>,
-): Promise<WorkflowRun> {
-  const run = await existingRun(deps, runId);
-  const changed = await transitionWithEvent(
-    deps.context.db.knex,
-    { runId, conversationId: run.conversationId },
-    { from: operation.from, to: operation.to },
-    { type: operation.event, actor: operation.actor, payload: operation.payload },
-  );
-  if (!changed)
-    throw wrongState((await findRun(deps.context.db.knex, runId)) ?? run, operation.name, operation.from);
-  await thenSignal(run);
-  return (await findRun(deps.context.db.knex, runId)) ?? run;
-}
-
-export function runOperationRoutes(deps: RunRouteDependencies): RouteDefinition[] {
-  const { db } = deps.context;
+export function runOperationRoutes({ context, runs }: RunRouteDependencies): RouteDefinition[] {
   const operationRoute = (
     name: 'cancel' | 'resume' | 'abandon' | 'approve' | 'reject',
     summary: string,
     body: Record<string, unknown> | undefined,
-    run: (runId: string, actor: string, body: Record<string, string | undefined>) => Promise<WorkflowRun>,
+    run: (request: RunRequest, body: Record<string, string | undefined>) => Promise<WorkflowRun>,
   ) =>
     defineRoute<{ params: { runId: string }; body: Record<string, string | undefined> | undefined }>({
       method: 'POST',
@@ -94,7 +45,7 @@ export function runOperationRoutes(deps: RunRouteDependencies): RouteDefinition[
       ...(body ? { body, bodyRequired: false } : {}),
       responses: { 200: { description: 'the run after the operation', schema: runRef } },
       handler: async ({ params, body: input, ctx }) => ({
-        body: runView(await run(params.runId, requestActor(ctx), input ?? {})),
+        body: runView(await run({ runId: params.runId, actor: requestActor(ctx) }, input ?? {})),
       }),
     });
   const text = (field: string) => ({
@@ -126,148 +77,34 @@ export function runOperationRoutes(deps: RunRouteDependencies): RouteDefinition[
       },
       responses: { 202: { description: 'the run, started', schema: runRef } },
       handler: async ({ params, body }) => {
-        const conversation = await findConversationByRef(db.knex, body.conversationId);
-        if (!conversation) {
-          throw new HttpProblem({
-            status: 404,
-            code: 'conversation_not_found',
-            detail: `No conversation with id ${body.conversationId}.`,
-            errors: [{ path: '/body/conversationId', message: 'names no conversation' }],
-          });
-        }
-        const codebase = conversation.codebaseId
-          ? await findCodebase(db.knex, conversation.codebaseId)
-          : undefined;
-        const loadBundled = codebase
-          ? loadConfig({
-              home: deps.context.home,
-              environment: deps.context.environment,
-              logger: deps.context.logger,
-              repoPath: codebase.sourcePath,
-            }).effective.defaults.loadDefaultWorkflows
-          : true;
-        const workflow = await findWorkflow(params.name, { cwd: codebase?.sourcePath, loadBundled });
-        if (!workflow) throw HttpProblem.notFound(`No workflow named ${params.name}.`);
-        const run = await createRun(db.knex, {
-          workflowName: workflow.name,
-          definition: workflow.workflow,
+        const run = await startRun(context, runs, {
+          workflowName: params.name,
           message: body.message,
-          conversationId: conversation.id,
-          codebaseId: codebase?.id ?? null,
-          workerPlatformId: conversation.platformConversationId,
+          conversationId: body.conversationId,
         });
-        // Accepted once stored: a run whose execution could not be started now is started by the worker's sweep.
-        await deps.runs
-          .start(run.id, { workflowName: workflow.name, codebaseId: codebase?.id })
-          .catch((error: unknown) => {
-            deps.context.logger.warn({
-              event: 'run.start_deferred',
-              runId: run.id,
-              err: (error as Error).message,
-            });
-          });
         return { status: 202, body: runView(run), headers: { Location: `/api/workflows/runs/${run.id}` } };
       },
     }),
-    operationRoute('cancel', 'Cancel a running or paused run', undefined, (runId, actor) =>
-      operate(
-        deps,
-        runId,
-        { name: 'cancel', from: ['running', 'paused'], to: 'cancelled', event: 'run_cancelled', actor },
-        () => deps.runs.cancel(runId, actor),
-      ),
+    operationRoute('cancel', 'Cancel a running or paused run', undefined, (request) =>
+      cancelRun(context, runs, request),
     ),
-    operationRoute(
-      'approve',
-      'Approve the waiting gate of a paused run',
-      text('comment'),
-      (runId, actor, body) =>
-        operate(
-          deps,
-          runId,
-          {
-            name: 'approve',
-            from: ['paused'],
-            to: 'running',
-            event: 'approval_received',
-            actor,
-            payload: { decision: 'approve', comment: body.comment ?? null },
-          },
-          () => deps.runs.approve(runId, actor, body.comment),
-        ),
+    operationRoute('approve', 'Approve the waiting gate of a paused run', text('comment'), (request, body) =>
+      approveRun(context, runs, { ...request, comment: body.comment }),
     ),
     operationRoute(
       'reject',
       'Reject the waiting gate of a paused run: the run is cancelled, unless the gate reworks',
       text('reason'),
-      async (runId, actor, body) => {
-        const reason = body.reason ?? null;
-        const current = await existingRun(deps, runId);
-        const gate = current.status === 'paused' ? await waitingGate(db.knex, current) : undefined;
-        if (gate?.reworkOnReject) {
-          // The gate declares on_reject: the run goes on with rework, and the gate asks again.
-          return operate(
-            deps,
-            runId,
-            {
-              name: 'reject',
-              from: ['paused'],
-              to: 'running',
-              event: 'approval_received',
-              actor,
-              payload: { decision: 'reject', reason, rework: true, nodeId: gate.nodeId },
-            },
-            () => deps.runs.reject(runId, actor, body.reason, true),
-          );
-        }
-        return operate(
-          deps,
-          runId,
-          {
-            name: 'reject',
-            from: ['paused'],
-            to: 'cancelled',
-            event: 'approval_received',
-            actor,
-            payload: { decision: 'reject', reason },
-          },
-          async (run) => {
-            await recordRunEvent(db.knex, {
-              runId,
-              conversationId: run.conversationId,
-              type: 'run_cancelled',
-              actor,
-              payload: { reason: body.reason ? `rejected: ${body.reason}` : 'rejected' },
-            });
-            await deps.runs.reject(runId, actor, body.reason, false);
-          },
-        );
-      },
+      (request, body) => rejectRun(context, runs, { ...request, reason: body.reason }),
     ),
     operationRoute(
       'resume',
       'Resume a failed run: completed nodes are kept, the rest run again',
       undefined,
-      (runId, actor) =>
-        operate(
-          deps,
-          runId,
-          { name: 'resume', from: ['failed'], to: 'running', event: 'run_resumed', actor },
-          (run) =>
-            deps.runs.start(runId, {
-              resume: true,
-              workflowName: run.workflowName,
-              codebaseId: run.codebaseId,
-            }),
-        ),
+      (request) => resumeRun(context, runs, request),
     ),
-    operationRoute('abandon', 'Stop a run for good, whatever it is doing', undefined, (runId, actor) =>
-      operate(
-        deps,
-        runId,
-        { name: 'abandon', from: NON_TERMINAL, to: 'abandoned', event: 'run_abandoned', actor },
-        () => deps.runs.terminate(runId, `abandoned by ${actor}`),
-      ),
+    operationRoute('abandon', 'Stop a run for good, whatever it is doing', undefined, (request) =>
+      abandonRun(context, runs, request),
     ),
     defineRoute<{ params: { runId: string } }>({
       method: 'DELETE',
@@ -278,9 +115,7 @@ export function runOperationRoutes(deps: RunRouteDependencies): RouteDefinition[
       params: runParams,
       responses: { 204: { description: 'deleted' } },
       handler: async ({ params }) => {
-        const run = await existingRun(deps, params.runId);
-        if (!(await deleteFinishedRun(db.knex, run.id)))
-          throw wrongState(run, 'delete', TERMINAL_RUN_STATUSES);
+        await deleteRun(context, params.runId);
         return { status: 204 };
       },
     }),

@@ -1,5 +1,6 @@
 import type { RunEvent } from '../../../db/repositories/run-events.js';
-import { RUN_STATUSES, type WorkflowRun } from '../../../db/repositories/workflow-runs.js';
+import type { WorkflowRun } from '../../../db/repositories/workflow-runs.js';
+import { RUN_STATUSES } from '../../../domain/runs/run-status.js';
 
 export function runView(run: WorkflowRun) {
   return {

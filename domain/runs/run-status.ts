@@ -1,0 +1,14 @@
+/** Every status a workflow run can be in, in the order the docs and counts list them. */
+export const RUN_STATUSES = [
+  'pending',
+  'running',
+  'paused',
+  'completed',
+  'failed',
+  'cancelled',
+  'abandoned',
+] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** Statuses in which the run's execution has ended: a run entering one gets its completed_at. */
+export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['completed', 'failed', 'cancelled', 'abandoned'];

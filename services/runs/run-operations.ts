@@ -1,0 +1,193 @@
+import { findCodebase } from '../../db/repositories/codebases.js';
+import { findConversationByRef } from '../../db/repositories/conversations.js';
+import { createRun, deleteRunIn, findRun, type WorkflowRun } from '../../db/repositories/workflow-runs.js';
+import {
+  allowsRunOperation,
+  operationVerb,
+  refusalReason,
+  statesAllowing,
+  statusChange,
+  type RunOperation,
+} from '../../domain/runs/run-state-machine.js';
+import type { ServiceContext } from '../context.js';
+import { ServiceError } from '../service-error.js';
+import { findWorkflow } from '../workflow-definitions/discover-workflows.js';
+import type { RunClient } from './run-client.js';
+import { recordRunEvent } from './run-journal.js';
+import { requireRun } from './run-reads.js';
+import { transitionWithEvent } from './run-state.js';
+import { waitingGate } from './waiting-gate.js';
+
+/** Who asks, on which run. */
+export interface RunRequest {
+  runId: string;
+  actor: string;
+}
+
+/** A 409 naming the run's state and what the operation needs (the state machine's reason). */
+function wrongState(run: WorkflowRun, operation: RunOperation): ServiceError {
+  const verb = operationVerb(operation);
+  return ServiceError.conflict(
+    `Cannot ${verb} run ${run.id}: it is ${run.status}; ${refusalReason(operation)}.`,
+    {
+      currentState: run.status,
+    },
+  );
+}
+
+/**
+ * An operation on a run: the state machine's compare-and-swap of its status with the
+ * operation's event, then (for the winner only) the word to its execution.
+ */
+async function operate(
+  context: ServiceContext,
+  runId: string,
+  operation: RunOperation,
+  event: { type: string; actor: string; payload?: Record<string, unknown> },
+  thenTellExecution: (run: WorkflowRun) => Promise<void>,
+): Promise<WorkflowRun> {
+  const { knex } = context.db;
+  const run = await requireRun(context, runId);
+  const ref = { runId, conversationId: run.conversationId };
+  if (!(await transitionWithEvent(knex, ref, statusChange(operation), event)))
+    throw wrongState((await findRun(knex, runId)) ?? run, operation);
+  await thenTellExecution(run);
+  return (await findRun(knex, runId)) ?? run;
+}
+
+/**
+ * Stores a run of the named workflow on a conversation and starts its execution. The run is
+ * accepted once stored: one whose execution could not be started now is started by the
+ * worker's sweep.
+ */
+export async function startRun(
+  context: ServiceContext,
+  runs: RunClient,
+  input: { workflowName: string; message: string; conversationId: string },
+): Promise<WorkflowRun> {
+  const { knex } = context.db;
+  const conversation = await findConversationByRef(knex, input.conversationId);
+  if (!conversation) {
+    throw new ServiceError({
+      kind: 'not_found',
+      code: 'conversation_not_found',
+      detail: `No conversation with id ${input.conversationId}.`,
+      errors: [{ path: '/body/conversationId', message: 'names no conversation' }],
+    });
+  }
+  const codebase = conversation.codebaseId ? await findCodebase(knex, conversation.codebaseId) : undefined;
+  const loadBundled = codebase
+    ? context.config.forRepository(codebase.sourcePath).effective.defaults.loadDefaultWorkflows
+    : true;
+  const workflow = await findWorkflow(input.workflowName, { cwd: codebase?.sourcePath, loadBundled });
+  if (!workflow) throw ServiceError.notFound(`No workflow named ${input.workflowName}.`);
+  const run = await createRun(knex, {
+    workflowName: workflow.name,
+    definition: workflow.workflow,
+    message: input.message,
+    conversationId: conversation.id,
+    codebaseId: codebase?.id ?? null,
+    workerPlatformId: conversation.platformConversationId,
+  });
+  await runs
+    .start(run.id, { workflowName: workflow.name, codebaseId: codebase?.id })
+    .catch((error: unknown) => {
+      context.logger.warn({ event: 'run.start_deferred', runId: run.id, err: (error as Error).message });
+    });
+  return run;
+}
+
+export async function cancelRun(
+  context: ServiceContext,
+  runs: RunClient,
+  { runId, actor }: RunRequest,
+): Promise<WorkflowRun> {
+  return operate(context, runId, 'cancel', { type: 'run_cancelled', actor }, () => runs.cancel(runId, actor));
+}
+
+export async function approveRun(
+  context: ServiceContext,
+  runs: RunClient,
+  { runId, actor, comment }: RunRequest & { comment?: string },
+): Promise<WorkflowRun> {
+  return operate(
+    context,
+    runId,
+    'approve',
+    { type: 'approval_received', actor, payload: { decision: 'approve', comment: comment ?? null } },
+    () => runs.approve(runId, actor, comment),
+  );
+}
+
+/**
+ * Rejects the gate a paused run waits at: the run is cancelled, unless the gate declares
+ * on_reject and has attempts left; then the run goes on with the rework and the gate asks again.
+ */
+export async function rejectRun(
+  context: ServiceContext,
+  runs: RunClient,
+  { runId, actor, reason }: RunRequest & { reason?: string },
+): Promise<WorkflowRun> {
+  const current = await requireRun(context, runId);
+  const gate = allowsRunOperation(current.status, 'rework')
+    ? await waitingGate(context.db.knex, current)
+    : undefined;
+  if (gate?.reworkOnReject) {
+    return operate(
+      context,
+      runId,
+      'rework',
+      {
+        type: 'approval_received',
+        actor,
+        payload: { decision: 'reject', reason: reason ?? null, rework: true, nodeId: gate.nodeId },
+      },
+      () => runs.reject(runId, actor, reason, true),
+    );
+  }
+  return operate(
+    context,
+    runId,
+    'reject',
+    { type: 'approval_received', actor, payload: { decision: 'reject', reason: reason ?? null } },
+    async (run) => {
+      await recordRunEvent(context.db.knex, {
+        runId,
+        conversationId: run.conversationId,
+        type: 'run_cancelled',
+        actor,
+        payload: { reason: reason ? `rejected: ${reason}` : 'rejected' },
+      });
+      await runs.reject(runId, actor, reason, false);
+    },
+  );
+}
+
+/** Runs a failed run again in a new execution: completed nodes are kept, the rest run again. */
+export async function resumeRun(
+  context: ServiceContext,
+  runs: RunClient,
+  { runId, actor }: RunRequest,
+): Promise<WorkflowRun> {
+  return operate(context, runId, 'resume', { type: 'run_resumed', actor }, (run) =>
+    runs.start(runId, { resume: true, workflowName: run.workflowName, codebaseId: run.codebaseId }),
+  );
+}
+
+/** Stops a run for good, whatever it is doing: its execution is terminated. */
+export async function abandonRun(
+  context: ServiceContext,
+  runs: RunClient,
+  { runId, actor }: RunRequest,
+): Promise<WorkflowRun> {
+  return operate(context, runId, 'abandon', { type: 'run_abandoned', actor }, () =>
+    runs.terminate(runId, `abandoned by ${actor}`),
+  );
+}
+
+/** Deletes a run that has ended, with its events. */
+export async function deleteRun(context: ServiceContext, runId: string): Promise<void> {
+  const run = await requireRun(context, runId);
+  if (!(await deleteRunIn(context.db.knex, run.id, statesAllowing('delete'))))
+    throw wrongState(run, 'delete');
+}

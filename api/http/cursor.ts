@@ -13,7 +13,13 @@ const MAX_CURSOR_LENGTH = 1024;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 export type CursorValue = string | number;
-export type CursorShape = ReadonlyArray<'string' | 'number'>;
+/** `date-time`: an ISO instant as toISOString writes it, so a forged cursor never reaches a timestamp column. */
+export type CursorShape = ReadonlyArray<'string' | 'number' | 'date-time'>;
+
+function isIsoInstant(value: string): boolean {
+  const time = Date.parse(value);
+  return !Number.isNaN(time) && new Date(time).toISOString() === value;
+}
 
 function check(keys: readonly CursorValue[]): string {
   return createHash('sha256')
@@ -64,6 +70,7 @@ export function decodeCursor(cursor: string, shape: CursorShape, field = 'cursor
   const typed = keys.every(
     (key, index) =>
       (shape[index] === 'string' && typeof key === 'string') ||
+      (shape[index] === 'date-time' && typeof key === 'string' && isIsoInstant(key)) ||
       (shape[index] === 'number' && typeof key === 'number' && Number.isFinite(key)),
   );
   if (keys.length !== shape.length || !typed) throw invalid(field, 'does not belong to this list');

@@ -31,7 +31,7 @@ const LIST_PAGE = { default: 50, max: 200 };
 
 function positionOf(cursor: string | undefined): ConversationPosition | undefined {
   if (cursor === undefined) return undefined;
-  const [lastActivityAt, id] = decodeCursor(cursor, ['string', 'string']) as [string, string];
+  const [lastActivityAt, id] = decodeCursor(cursor, ['date-time', 'string']) as [string, string];
   return { lastActivityAt, id };
 }
 

@@ -186,7 +186,15 @@ for (const kind of databaseKinds()) {
           .toString('utf8')
           .replace(/"k":\["[^"]+"/, '"k":["2099-01-01T00:00:00.000Z"'),
       ).toString('base64url');
-      for (const bad of ['garbage!', 'bm90IGpzb24', edited, encodeCursor([42]), encodeCursor(['only-one'])]) {
+      for (const bad of [
+        'garbage!',
+        'bm90IGpzb24',
+        edited,
+        encodeCursor([42]),
+        encodeCursor(['only-one']),
+        encodeCursor(['not a time', 'x']),
+        encodeCursor(['1', 'x']),
+      ]) {
         const answer = await get<Problem>(`/api/conversations?cursor=${encodeURIComponent(bad)}`);
         expect(answer.status, bad).to.equal(400);
         expect(answer.body.code, bad).to.equal('invalid_cursor');

@@ -22,7 +22,7 @@ export interface SpawnCheckOptions {
   dir: string;
   /** The codebase's allowEnvKeys; worktrees inherit it from their codebase. */
   consent: boolean;
-  /** That repository's config, as loadConfig returns it with its repoPath. */
+  /** That repository's config (ServiceContext.config.forRepository of it). */
   config: CairnConfig;
   logger: Logger;
 }

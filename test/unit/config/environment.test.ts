@@ -57,7 +57,13 @@ describe('config/environment', () => {
           botMention: 'Cairn',
         },
         temporal: { address: undefined, namespace: 'default', cliPath: undefined, uiPort: undefined },
-        server: { databaseUrl: undefined, host: '127.0.0.1', webUiOrigin: '*', webUiDev: false },
+        server: {
+          databaseUrl: undefined,
+          host: '127.0.0.1',
+          webUiOrigin: '*',
+          validateResponses: false,
+          webUiDev: false,
+        },
         cleanup: { staleThresholdDays: 14, maxWorktreesPerCodebase: 25, intervalHours: 6 },
         deployment: {
           data: undefined,
@@ -260,6 +266,7 @@ describe('config/environment', () => {
         'DATABASE_URL',
         'HOST',
         'WEB_UI_ORIGIN',
+        'CAIRN_VALIDATE_RESPONSES',
         'WEB_UI_DEV',
         'STALE_THRESHOLD_DAYS',
         'MAX_WORKTREES_PER_CODEBASE',

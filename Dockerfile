@@ -1,13 +1,27 @@
 # Cairn API or worker image: `cairn api` / `cairn worker` (see docker-compose.yml).
-FROM node:20-bookworm-slim
+FROM node:20-bookworm-slim AS base
 RUN apt-get update \
  && apt-get install -y --no-install-recommends git python3 make g++ ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
+
+# Compiles dist/ with the dev dependencies (TypeScript); only dist/ leaves this stage.
+FROM base AS build
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+FROM base
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
+# The sources stay beside the build: defaults/, the launcher script and the workflow sources
+# (bundled for the Temporal sandbox at first start) are read from the package root.
 COPY . .
+COPY --from=build /app/dist ./dist
 ENV CAIRN_HOME=/.cairn NODE_ENV=production HOST=0.0.0.0
 VOLUME ["/.cairn"]
-ENTRYPOINT ["node", "bin/cairn.mjs"]
+# The compiled build directly: it is current by construction, and this image has no TypeScript
+# to rebuild it with (bin/cairn.mjs would only check that).
+ENTRYPOINT ["node", "dist/cli/main.js"]
 CMD ["start"]

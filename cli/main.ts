@@ -1,10 +1,10 @@
 import { Command } from 'commander';
 import { ConfigError } from '../config/errors.js';
 import { packageInfo } from './boot/package-info.js';
-import { runRole } from './commands/start.js';
-import { runMigrate } from './commands/migrate.js';
-import { runDoctor } from './commands/doctor.js';
-import { runTemporalCli } from './commands/temporal-cli.js';
+
+// Each command's modules load when that command runs: `cairn --help` or `cairn migrate` never pay
+// for the server (Temporal worker, HTTP, SDKs), and `cairn start` never loads the doctor.
+const start = () => import('./commands/start.js');
 
 const program = new Command()
   .name('cairn')
@@ -18,30 +18,39 @@ program
   .description(
     'run everything in one process: migrations, Temporal (embedded unless TEMPORAL_ADDRESS), worker, HTTP',
   )
-  .action(() => runRole('all'));
+  .action(async () => (await start()).runRole('all'));
 program
   .command('api')
   .description('run only the HTTP services (scale-out; needs TEMPORAL_ADDRESS)')
-  .action(() => runRole('api'));
+  .action(async () => (await start()).runRole('api'));
 program
   .command('worker')
   .description('run only the Temporal workers (scale-out; needs TEMPORAL_ADDRESS)')
-  .action(() => runRole('worker'));
+  .action(async () => (await start()).runRole('worker'));
 program
   .command('migrate')
   .description('apply pending database migrations')
   .option('--status', 'list pending migrations without applying them')
   .option('--unlock', 'release the migration lock left by a crashed process')
-  .action(async (options: { status?: boolean; unlock?: boolean }) => exitWith(await runMigrate(options)));
+  .action(async (options: { status?: boolean; unlock?: boolean }) => {
+    const { runMigrate } = await import('./commands/migrate.js');
+    exitWith(await runMigrate(options));
+  });
 program
   .command('doctor')
   .description('check config, database, Temporal, git and the assistant executables')
   .option('--json', 'print the results as JSON')
-  .action(async (options: { json?: boolean }) => exitWith(await runDoctor(options)));
+  .action(async (options: { json?: boolean }) => {
+    const { runDoctor } = await import('./commands/doctor.js');
+    exitWith(await runDoctor(options));
+  });
 program
   .command('temporal-cli')
   .description('find the Temporal CLI, or build it from the Go module proxy and cache it')
-  .action(async () => exitWith(await runTemporalCli()));
+  .action(async () => {
+    const { runTemporalCli } = await import('./commands/temporal-cli.js');
+    exitWith(await runTemporalCli());
+  });
 
 try {
   await program.parseAsync(process.argv);

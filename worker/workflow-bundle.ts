@@ -1,34 +1,26 @@
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Logger } from '../config/logger.js';
+import { PACKAGE_ROOT } from '../config/package-root.js';
+import { installedVersion, workflowSources } from './workflow-sources.js';
 
-const projectRoot = fileURLToPath(new URL('..', import.meta.url));
-// Workflow code may import only from these folders (ARCHITECTURE.md section 2).
-const WORKFLOW_SOURCE_DIRS = ['workflows', 'domain'];
+// The TypeScript sources are bundled whether Cairn runs from them or from dist/: the bundler
+// compiles them itself, and the bundle (and its key) is then the same in both modes.
+const WORKFLOWS_ENTRY = join(PACKAGE_ROOT, 'workflows/index.ts');
 
-function sourceFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && /\.(ts|js|json)$/.test(entry.name))
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort();
-}
-
-/** Changes whenever a workflow source file or the workflow SDK changes. */
-function bundleKey(): string {
+/**
+ * Changes whenever a file the workflow code reaches (from `entry`, import by import), a package
+ * it imports, or the bundler changes; an edit anywhere else leaves the cached bundle in use.
+ */
+export function workflowBundleKey(entry: string, projectRoot: string): string {
   const hash = createHash('sha256');
-  const sdk = JSON.parse(
-    readFileSync(join(projectRoot, 'node_modules/@temporalio/workflow/package.json'), 'utf8'),
-  );
-  hash.update(`sdk:${sdk.version}\n`);
-  for (const dir of WORKFLOW_SOURCE_DIRS) {
-    for (const file of sourceFiles(join(projectRoot, dir))) {
-      hash.update(`${relative(projectRoot, file)}\n`).update(readFileSync(file));
-    }
+  const { files, packages } = workflowSources(entry);
+  for (const name of ['@temporalio/worker', ...packages]) {
+    hash.update(`package:${name}@${installedVersion(name, projectRoot) ?? 'none'}\n`);
   }
+  for (const file of files) hash.update(`${relative(projectRoot, file)}\n`).update(readFileSync(file));
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -37,11 +29,11 @@ function bundleKey(): string {
  * seconds, a cached bundle loads in milliseconds, which keeps `cairn start` fast.
  */
 export async function loadWorkflowBundle(cacheDir: string, logger: Logger): Promise<{ code: string }> {
-  const file = join(cacheDir, `workflow-bundle-${bundleKey()}.js`);
+  const file = join(cacheDir, `workflow-bundle-${workflowBundleKey(WORKFLOWS_ENTRY, PACKAGE_ROOT)}.js`);
   if (existsSync(file)) return { code: readFileSync(file, 'utf8') };
   const started = Date.now();
   const { code } = await bundleWorkflowCode({
-    workflowsPath: join(projectRoot, 'workflows/index.ts'),
+    workflowsPath: WORKFLOWS_ENTRY,
     logger: {
       log: () => {},
       trace: () => {},

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../../config/package-root.js';
 
-export const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export { PACKAGE_ROOT };
 
 export interface PackageInfo {
   name: string;

@@ -1,4 +1,3 @@
-import { query } from '@anthropic-ai/claude-agent-sdk';
 import type { ClaudeSettings } from '../../config/config-types.js';
 import type { Environment } from '../../config/environment.js';
 import type { Logger } from '../../config/logger.js';
@@ -40,6 +39,8 @@ export class ClaudeProvider implements AssistantProvider {
   async *runTurn(request: AssistantTurnRequest): AsyncGenerator<AssistantChunk> {
     const { environment, settings, logger, processEnv } = this.deps;
     if (request.signal.aborted) throw cancelled();
+    // Loaded at the first turn, not at start-up: the SDK takes about 100 ms to import.
+    const { query } = await import('@anthropic-ai/claude-agent-sdk');
     const auth = resolveClaudeAuth(environment.claude);
     this.deps.warnNested(processEnv, environment.general.suppressNestedClaudeWarning);
     const executablePath = claudeExecutablePath(environment, settings);

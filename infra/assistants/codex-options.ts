@@ -1,13 +1,13 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ModelReasoningEffort, ThreadOptions, WebSearchMode } from '@openai/codex-sdk';
 import type { CodexSettings } from '../../config/config-types.js';
 import type { Environment } from '../../config/environment.js';
 import { isExecutableFile } from '../../config/executables.js';
+import { packagePath } from '../../config/package-root.js';
 
-/** Runs the codex CLI as a process-group leader; see process-group-launcher.mjs. */
-export const PROCESS_GROUP_LAUNCHER = fileURLToPath(new URL('./process-group-launcher.mjs', import.meta.url));
+/** Runs the codex CLI as a process-group leader; see process-group-launcher.mjs (not compiled: a source path). */
+export const PROCESS_GROUP_LAUNCHER = packagePath('infra', 'assistants', 'process-group-launcher.mjs');
 
 export function configuredCodexPath(environment: Environment, settings: CodexSettings): string | undefined {
   return environment.codex.binPath ?? settings.codexBinaryPath;

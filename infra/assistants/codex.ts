@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Codex } from '@openai/codex-sdk';
 import type { CodexSettings } from '../../config/config-types.js';
 import type { Environment } from '../../config/environment.js';
 import type { Logger } from '../../config/logger.js';
@@ -53,6 +52,8 @@ export class CodexProvider implements AssistantProvider {
   async *runTurn(request: AssistantTurnRequest): AsyncGenerator<AssistantChunk> {
     const { environment, settings, logger, home, processEnv } = this.deps;
     if (request.signal.aborted) throw cancelled();
+    // Loaded at the first turn, like the Claude SDK: nothing at start-up needs it.
+    const { Codex } = await import('@openai/codex-sdk');
     const auth = await prepareCodexAuth(environment.codex, home);
     const configured = configuredCodexPath(environment, settings);
     checkLaunchable(configured, request.cwd, 'CODEX_BIN_PATH');

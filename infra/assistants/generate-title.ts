@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
+import type { SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { resolveClaudeAuth } from './claude-auth.js';
 import { ClaudeProcessGroup, claudeExecutablePath, claudeSubprocessEnv } from './claude-options.js';
 import type { AssistantProviderDeps } from './create-provider.js';
@@ -52,6 +52,8 @@ export async function generateTitle(
   deps: AssistantProviderDeps & { timeoutMs?: number },
 ): Promise<string> {
   const { environment, logger } = deps;
+  // Loaded at the first title, not at start-up: the SDK takes about 100 ms to import.
+  const { query } = await import('@anthropic-ai/claude-agent-sdk');
   const group = new ClaudeProcessGroup();
   const abortController = new AbortController();
   const timer = setTimeout(() => {

@@ -1,9 +1,9 @@
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../../config/package-root.js';
 
 /** Workflows and commands that ship with Cairn (`defaults/` at the package root). */
-export const BUNDLED_WORKFLOWS_DIR = fileURLToPath(new URL('../../defaults/workflows/', import.meta.url));
-export const BUNDLED_SCRIPTS_DIR = fileURLToPath(new URL('../../defaults/scripts/', import.meta.url));
-export const BUNDLED_COMMANDS_DIR = fileURLToPath(new URL('../../defaults/commands/', import.meta.url));
+export const BUNDLED_WORKFLOWS_DIR = packagePath('defaults/workflows/');
+export const BUNDLED_SCRIPTS_DIR = packagePath('defaults/scripts/');
+export const BUNDLED_COMMANDS_DIR = packagePath('defaults/commands/');
 
 /** Where a definition or command came from. */
 export type ItemSource = 'bundled' | 'project';

@@ -1,8 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const CAIRN_BIN = fileURLToPath(new URL('../../bin/cairn.mjs', import.meta.url));
+const BUILD_SCRIPT = fileURLToPath(new URL('../../scripts/build.mjs', import.meta.url));
+
+// The spawned `cairn` runs the compiled build, as `npm start` does, so the tests cover it (paths
+// found from dist/, the emitted imports) and each start skips the runtime compiler. The build is
+// brought up to date here, once, when a test file that spawns Cairn is loaded: before any test, so
+// no test's timeout pays for it and processes started together never find it stale.
+const build = spawnSync(process.execPath, [BUILD_SCRIPT, '--if-stale'], { stdio: 'inherit' });
+if (build.status !== 0) throw new Error(`building Cairn for the tests failed (exit ${build.status})`);
 
 export interface CairnProcess {
   child: ChildProcess;

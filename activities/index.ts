@@ -12,17 +12,13 @@ export function createRunQueueActivities(deps: ServiceContext) {
   return { ...createSystemActivities(deps), ...createRunActivities(deps), runBashNode };
 }
 
-/**
- * Activities served on the core task queue. The run activities stay here too, for runs started
- * before runs had a queue of their own (their executions live on this queue).
- */
+/** Activities served on the core task queue: registrations, cleanup, conversation bookkeeping. */
 export function createCoreActivities(deps: ServiceContext) {
   return {
     ...createSystemActivities(deps),
     ...createRegistrationActivities(deps),
     ...createCleanupActivities(deps),
     ...createConversationActivities(deps),
-    ...createRunQueueActivities(deps),
   };
 }
 

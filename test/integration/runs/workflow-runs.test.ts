@@ -16,7 +16,6 @@ import { createRun, transitionRun } from '../../../db/repositories/workflow-runs
 import { reconcileRuns } from '../../../services/runs/reconcile-runs.js';
 import { searchAttributesRegistered } from '../../../infra/temporal/search-attributes.js';
 import { RUN_STATUS_ATTRIBUTE, WORKFLOW_NAME_ATTRIBUTE } from '../../../domain/runs/run-search-attributes.js';
-import { RUN_WORKFLOW_TYPE, runWorkflowId } from '../../../domain/runs/run-contract.js';
 
 interface Run {
   runId: string;
@@ -466,23 +465,6 @@ for (const kind of databaseKinds()) {
       } finally {
         broken.cleanup();
       }
-    });
-
-    it('finishes a run whose execution started on the core queue (before runs had a queue of their own)', async () => {
-      const conversation = await codebaseConversation();
-      const run = await createRun(test.db.knex, {
-        workflowName: 'in-place',
-        definition: YAML.parse(IN_PLACE) as Record<string, unknown>,
-        message: 'x',
-        conversationId: conversation.id,
-      });
-      await workers.temporal.client.workflow.start(RUN_WORKFLOW_TYPE, {
-        taskQueue: workers.taskQueue,
-        workflowId: runWorkflowId(run.id),
-        args: [{ runId: run.id }],
-      });
-      await runEnd(conversation.stream, run.id);
-      expect((await detail(run.id)).run.status).to.equal('completed');
     });
 
     it('refuses bad starts: unknown workflow, missing message, unknown conversation', async () => {

@@ -40,7 +40,7 @@ const LIST_PAGE = { default: 50, max: 200 };
 
 function positionOf(cursor: string | undefined): CodebasePosition | undefined {
   if (cursor === undefined) return undefined;
-  const [createdAt, id] = decodeCursor(cursor, ['string', 'string']) as [string, string];
+  const [createdAt, id] = decodeCursor(cursor, ['date-time', 'string']) as [string, string];
   return { createdAt, id };
 }
 

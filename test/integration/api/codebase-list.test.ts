@@ -138,7 +138,14 @@ for (const kind of databaseKinds()) {
           .toString('utf8')
           .replace(/"k":\["[^"]+"/, '"k":["2099-01-01T00:00:00.000Z"'),
       ).toString('base64url');
-      for (const bad of ['garbage!', 'bm90IGpzb24', edited, encodeCursor([42]), encodeCursor(['only-one'])]) {
+      for (const bad of [
+        'garbage!',
+        'bm90IGpzb24',
+        edited,
+        encodeCursor([42]),
+        encodeCursor(['only-one']),
+        encodeCursor(['yesterday', 'some-id']),
+      ]) {
         const answer = await get<Problem>(`/api/codebases?cursor=${encodeURIComponent(bad)}`);
         expect(answer.status, bad).to.equal(400);
         expect(answer.body.code, bad).to.equal('invalid_cursor');

@@ -1,4 +1,5 @@
-import { defineRoutes, type RouteDefinition } from '../http/route.js';
+import { defineRoute, defineRoutes, type RouteDefinition } from '../http/route.js';
+import { ComponentRef, StrictObject, Type } from '../http/schema.js';
 import type { ServiceContext } from '../../services/context.js';
 import { databaseReachable, serviceFigures, turnConcurrency } from '../../services/health/health.js';
 
@@ -10,20 +11,25 @@ export interface HealthDependencies {
   adapters: string[];
 }
 
-const concurrencySchema = {
-  type: 'object',
-  required: ['active', 'queued', 'maxConcurrent'],
-  properties: {
-    active: { type: 'integer', description: 'assistant turns running now' },
-    queued: { type: 'integer', description: 'messages waiting for a free assistant session' },
-    maxConcurrent: { type: 'integer' },
-  },
+const DATABASES = ['sqlite', 'postgres'] as const;
+const Database = Type.Union(DATABASES.map((name) => Type.Literal(name)));
+
+const concurrencyFields = {
+  active: Type.Integer({ description: 'assistant turns running now' }),
+  queued: Type.Integer({ description: 'messages waiting for a free assistant session' }),
+  maxConcurrent: Type.Integer(),
 };
+
+const DatabaseHealth = StrictObject({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
+  database: Database,
+});
+const DatabaseHealthRef = ComponentRef('DatabaseHealth', DatabaseHealth);
 
 export function healthRoutes(context: ServiceContext, deps: HealthDependencies): RouteDefinition[] {
   const unknownConcurrency = { active: 0, queued: 0, maxConcurrent: deps.maxConcurrent };
   return defineRoutes(
-    {
+    defineRoute({
       method: 'GET',
       path: '/health',
       operationId: 'getHealth',
@@ -32,24 +38,20 @@ export function healthRoutes(context: ServiceContext, deps: HealthDependencies):
       responses: {
         200: {
           description: 'alive',
-          schema: {
-            type: 'object',
-            required: ['status'],
-            properties: { status: { type: 'string', enum: ['ok'] } },
-          },
+          schema: StrictObject({ status: Type.Literal('ok') }),
         },
       },
       handler: () => ({ body: { status: 'ok' } }),
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/health/db',
       operationId: 'getDatabaseHealth',
       summary: 'Database connectivity',
       tags: ['health'],
       responses: {
-        200: { description: 'reachable', schema: { $ref: '#/components/schemas/DatabaseHealth' } },
-        503: { description: 'unreachable', schema: { $ref: '#/components/schemas/DatabaseHealth' } },
+        200: { description: 'reachable', schema: DatabaseHealthRef },
+        503: { description: 'unreachable', schema: DatabaseHealthRef },
       },
       handler: async () => {
         const ok = await databaseReachable(context);
@@ -58,8 +60,8 @@ export function healthRoutes(context: ServiceContext, deps: HealthDependencies):
           body: { status: ok ? 'ok' : 'error', database: context.db.dialect },
         };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/health/concurrency',
       operationId: 'getConcurrencyHealth',
@@ -69,11 +71,10 @@ export function healthRoutes(context: ServiceContext, deps: HealthDependencies):
         503: { description: 'the database cannot be reached' },
         200: {
           description: 'current figures',
-          schema: {
-            ...concurrencySchema,
-            required: ['status', ...concurrencySchema.required],
-            properties: { status: { type: 'string' }, ...concurrencySchema.properties },
-          },
+          schema: StrictObject({
+            status: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
+            ...concurrencyFields,
+          }),
         },
       },
       handler: async () => {
@@ -82,8 +83,8 @@ export function healthRoutes(context: ServiceContext, deps: HealthDependencies):
         if (!figures) return { status: 503, body: { status: 'error', ...unknownConcurrency } };
         return { body: { status: 'ok', ...figures } };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/api/health',
       operationId: 'getApiHealth',
@@ -92,31 +93,15 @@ export function healthRoutes(context: ServiceContext, deps: HealthDependencies):
       responses: {
         200: {
           description: 'service health',
-          schema: {
-            type: 'object',
-            required: [
-              'status',
-              'adapter',
-              'adapters',
-              'concurrency',
-              'runningWorkflows',
-              'version',
-              'database',
-            ],
-            properties: {
-              status: { type: 'string', enum: ['ok', 'degraded'] },
-              adapter: { type: 'string', description: 'the adapter serving this API (web)' },
-              adapters: {
-                type: 'array',
-                items: { type: 'string' },
-                description: 'every adapter switched on',
-              },
-              concurrency: concurrencySchema,
-              runningWorkflows: { type: 'integer', description: 'workflow runs in status running' },
-              version: { type: 'string' },
-              database: { type: 'string', enum: ['sqlite', 'postgres'] },
-            },
-          },
+          schema: StrictObject({
+            status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+            adapter: Type.String({ description: 'the adapter serving this API (web)' }),
+            adapters: Type.Array(Type.String(), { description: 'every adapter switched on' }),
+            concurrency: StrictObject(concurrencyFields),
+            runningWorkflows: Type.Integer({ description: 'workflow runs in status running' }),
+            version: Type.String(),
+            database: Database,
+          }),
         },
       },
       handler: async () => {
@@ -134,17 +119,8 @@ export function healthRoutes(context: ServiceContext, deps: HealthDependencies):
         }
         return { body: { status: 'ok', ...base, ...figures } };
       },
-    },
+    }),
   );
 }
 
-export const healthComponents = {
-  DatabaseHealth: {
-    type: 'object',
-    required: ['status', 'database'],
-    properties: {
-      status: { type: 'string', enum: ['ok', 'error'] },
-      database: { type: 'string', enum: ['sqlite', 'postgres'] },
-    },
-  },
-};
+export const healthComponents = { DatabaseHealth };

@@ -1,11 +1,14 @@
-import { defineRoutes, type RouteDefinition } from '../http/route.js';
+import { defineRoute, defineRoutes, type RouteDefinition } from '../http/route.js';
+import { StrictObject, Type, type Static } from '../http/schema.js';
 
-export interface UpdateInfo {
-  updateAvailable: boolean;
-  currentVersion: string;
-  latestVersion: string;
-  releaseUrl: string;
-}
+const UpdateInfoSchema = StrictObject({
+  updateAvailable: Type.Boolean(),
+  currentVersion: Type.String(),
+  latestVersion: Type.String(),
+  releaseUrl: Type.String(),
+});
+
+export type UpdateInfo = Static<typeof UpdateInfoSchema>;
 
 /**
  * A source build (a git clone run with npm) updates through git, so it never asks a release
@@ -16,27 +19,15 @@ export function sourceBuildUpdateInfo(version: string, releasesUrl: string): Upd
 }
 
 export function updateRoutes(info: UpdateInfo): RouteDefinition[] {
-  return defineRoutes({
-    method: 'GET',
-    path: '/api/update-check',
-    operationId: 'checkForUpdate',
-    summary: 'Whether a newer release exists (source builds: always false, no outside request)',
-    tags: ['system'],
-    responses: {
-      200: {
-        description: 'version information',
-        schema: {
-          type: 'object',
-          required: ['updateAvailable', 'currentVersion', 'latestVersion', 'releaseUrl'],
-          properties: {
-            updateAvailable: { type: 'boolean' },
-            currentVersion: { type: 'string' },
-            latestVersion: { type: 'string' },
-            releaseUrl: { type: 'string' },
-          },
-        },
-      },
-    },
-    handler: () => ({ body: info }),
-  });
+  return defineRoutes(
+    defineRoute({
+      method: 'GET',
+      path: '/api/update-check',
+      operationId: 'checkForUpdate',
+      summary: 'Whether a newer release exists (source builds: always false, no outside request)',
+      tags: ['system'],
+      responses: { 200: { description: 'version information', schema: UpdateInfoSchema } },
+      handler: () => ({ body: info }),
+    }),
+  );
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { HttpProblem } from './problem.js';
-import type { JsonSchema } from './route.js';
+import { type TOptional, type TSchema } from '@sinclair/typebox';
+import { StrictObject, Type } from './schema.js';
 
 /**
  * Opaque keyset cursors: base64url of `{"v":1,"k":[...keys],"h":"<check>"}`. The check is a short
@@ -109,35 +110,34 @@ export function page<T>(
   return last === undefined ? { items } : { items, nextCursor: encodeCursor(keyOf(last)) };
 }
 
-/** Query schema properties for a paged list, so every list describes `limit` and the cursor alike. */
-export function pageQueryProperties(
-  options: PageLimitOptions & { cursorField?: string },
-): Record<string, JsonSchema> {
+/**
+ * Query schema properties for a paged list, so every list describes `limit` and the cursor alike;
+ * spread them into the list's query object. The cursor field is `cursor` unless named.
+ */
+export function pageQueryProperties<Field extends string = 'cursor'>(
+  options: PageLimitOptions & { cursorField?: Field },
+) {
+  const cursor = Type.String({
+    maxLength: MAX_CURSOR_LENGTH,
+    description: 'Opaque cursor from the previous page (nextCursor).',
+  });
   return {
-    limit: {
-      type: 'integer',
+    limit: Type.Integer({
       minimum: 1,
       maximum: options.max,
       default: options.default,
       description: 'Page size.',
-    },
-    [options.cursorField ?? 'cursor']: {
-      type: 'string',
-      maxLength: MAX_CURSOR_LENGTH,
-      description: 'Opaque cursor from the previous page (nextCursor).',
-    },
+    }),
+    ...({ [options.cursorField ?? 'cursor']: Type.Optional(cursor) } as {
+      [K in Field]: TOptional<typeof cursor>;
+    }),
   };
 }
 
 /** Response schema of a page of `item`. */
-export function pageSchema(item: JsonSchema): JsonSchema {
-  return {
-    type: 'object',
-    required: ['items'],
-    properties: {
-      items: { type: 'array', items: item },
-      nextCursor: { type: 'string', description: 'Present when another page follows.' },
-    },
-    additionalProperties: false,
-  };
+export function pageSchema<T extends TSchema>(item: T) {
+  return StrictObject({
+    items: Type.Array(item),
+    nextCursor: Type.Optional(Type.String({ description: 'Present when another page follows.' })),
+  });
 }

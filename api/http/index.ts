@@ -21,6 +21,7 @@ export {
   type OpenApiServer,
 } from './openapi.js';
 export { toOpenApiSchema } from './openapi-schema.js';
+export { ComponentRef, Nullable, StrictObject, Type, type Static, type TSchema } from './schema.js';
 export {
   codeForStatus,
   HttpProblem,

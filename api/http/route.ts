@@ -1,3 +1,4 @@
+import type { Static, TSchema } from '@sinclair/typebox';
 import type { ParameterizedContext } from 'koa';
 import type { Logger } from '../../config/logger.js';
 
@@ -27,7 +28,7 @@ export interface HttpState {
 
 export type HttpContext = ParameterizedContext<HttpState>;
 
-/** Optional compile-time shapes of a route's validated input: `defineRoute<{ params: { id: number } }>(...)`. */
+/** The compile-time shapes of a route's validated input, derived from its schemas. */
 export interface RouteTypes {
   params?: unknown;
   query?: unknown;
@@ -47,6 +48,31 @@ export interface RouteContext<T extends RouteTypes = RouteTypes> {
   log: Logger;
   requestId: string;
 }
+
+/** The type a TypeBox schema describes; `Fallback` for a route without that schema. */
+type StaticOf<S, Fallback> = S extends TSchema ? Static<S> : Fallback;
+
+/**
+ * Literal types widened (`'ok'` to string): TypeScript types a handler's answer before it knows
+ * which route it belongs to, so enum values would not match. Fields and their types are still
+ * checked here; the exact values, enums included, are checked at run time against the schema.
+ */
+type WidenLiterals<T> = T extends string
+  ? string
+  : T extends number
+    ? number
+    : T extends boolean
+      ? boolean
+      : T extends readonly (infer E)[]
+        ? WidenLiterals<E>[]
+        : T extends object
+          ? { [K in keyof T]: WidenLiterals<T[K]> }
+          : T;
+
+/** What a route's responses allow as a body: the union of their schemas' types. */
+type ResponseBody<R> = WidenLiterals<
+  { [K in keyof R]: R[K] extends { schema: infer S } ? StaticOf<S, unknown> : undefined }[keyof R]
+>;
 
 export interface RouteResult {
   /** Defaults to 200, or 204 when there is no body. */
@@ -97,9 +123,45 @@ export interface RouteDefinition<T extends RouteTypes = RouteTypes> {
   handler(input: RouteContext<T>): Promise<RouteResult | undefined | void> | RouteResult | undefined | void;
 }
 
-/** Types a single route's input; the result fits any route list. */
-export function defineRoute<T extends RouteTypes = RouteTypes>(route: RouteDefinition<T>): RouteDefinition {
-  return route as RouteDefinition;
+/** A route whose input and answer types come from its TypeBox schemas. */
+export interface TypedRouteDefinition<
+  P extends TSchema | undefined,
+  Q extends TSchema | undefined,
+  B extends TSchema | undefined,
+  Required extends boolean,
+  R extends Record<number, ResponseSpec>,
+> extends Omit<RouteDefinition, 'params' | 'query' | 'body' | 'bodyRequired' | 'responses' | 'handler'> {
+  params?: P;
+  query?: Q;
+  body?: B;
+  bodyRequired?: Required;
+  responses: R;
+  handler(
+    input: RouteContext<{
+      params: StaticOf<P, Record<string, string>>;
+      query: StaticOf<Q, Record<string, unknown>>;
+      body: true extends Required ? StaticOf<B, undefined> : StaticOf<B, undefined> | undefined;
+    }>,
+  ):
+    | Promise<(RouteResult & { body?: ResponseBody<R> }) | undefined | void>
+    | (RouteResult & { body?: ResponseBody<R> })
+    | undefined
+    | void;
+}
+
+/**
+ * Types a single route from its schemas, so each shape is written once: the handler's params,
+ * query and body are what the schemas validate, and the body it answers must be what one of its
+ * responses describes. The result fits any route list.
+ */
+export function defineRoute<
+  P extends TSchema | undefined = undefined,
+  Q extends TSchema | undefined = undefined,
+  B extends TSchema | undefined = undefined,
+  Required extends boolean = true,
+  R extends Record<number, ResponseSpec> = Record<number, ResponseSpec>,
+>(route: TypedRouteDefinition<P, Q, B, Required, R>): RouteDefinition {
+  return route as unknown as RouteDefinition;
 }
 
 export function defineRoutes(...routes: RouteDefinition[]): RouteDefinition[] {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { UNFINISHED_RUN_STATUSES } from '../../domain/runs/run-status.js';
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation, nowIso, toIso, toIsoOrNull } from '../rows.js';
 
@@ -170,7 +171,7 @@ export interface InUseOptions {
  */
 function environmentUsers(knex: Knex, options: InUseOptions, environmentId?: string) {
   const runs = knex('workflow_runs')
-    .whereIn('status', ['pending', 'running', 'paused'])
+    .whereIn('status', UNFINISHED_RUN_STATUSES)
     .whereNotNull('isolation_environment_id')
     .select('isolation_environment_id as id');
   const conversations = knex('conversations')

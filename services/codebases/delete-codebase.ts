@@ -9,6 +9,7 @@ import { removeWorktree } from '../worktrees/worktrees.js';
 import { removeWorkspace, workspaceAt } from './workspace.js';
 import { runClient, type RunTemporalAccess } from '../runs/run-client.js';
 import type { ServiceContext } from '../context.js';
+import { statusChange } from '../../domain/runs/run-state-machine.js';
 import { existingCodebase } from './codebase-queries.js';
 
 export interface DeletionReport {
@@ -19,7 +20,8 @@ export interface DeletionReport {
   failedWorktrees: Array<{ environmentId: string; error: string }>;
 }
 
-const IN_PROGRESS = ['pending', 'running', 'paused'] as const;
+/** The runs a codebase's deletion cancels, and what they become: the run state machine says. */
+const CANCELLATION = statusChange('codebase_deleted');
 
 /**
  * Deletes a codebase: cancels its runs in progress, removes its worktrees (dirty ones too: the
@@ -35,12 +37,12 @@ export async function deleteCodebase(
 ): Promise<DeletionReport> {
   const { knex } = context.db;
   let cancelledRuns = 0;
-  for (const runId of await listRunIdsOfCodebase(knex, codebase.id, IN_PROGRESS)) {
+  for (const runId of await listRunIdsOfCodebase(knex, codebase.id, CANCELLATION.from)) {
     const run = await findRun(knex, runId);
     const cancelled = await transitionWithEvent(
       knex,
       { runId, conversationId: run?.conversationId ?? null },
-      { from: IN_PROGRESS, to: 'cancelled', error: `codebase deleted by ${actor}` },
+      { ...CANCELLATION, error: `codebase deleted by ${actor}` },
       { type: 'run_cancelled', actor, payload: { reason: 'its codebase was deleted' } },
     );
     if (!cancelled) continue;

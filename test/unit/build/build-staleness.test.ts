@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../../config/package-root.js';
@@ -72,6 +72,17 @@ describe('build staleness (scripts/build.mjs)', function () {
     expect(status(), 'as built').to.equal('current');
     rmSync(file('answer.ts'));
     expect(status(), 'deleted').to.equal('stale');
+  });
+
+  it('still builds with type errors, and says so', () => {
+    write('domain/answer.ts', 'export const answer: string = 42;');
+    const result = spawnSync(process.execPath, [join(project.path, 'scripts/build.mjs'), '--if-stale'], {
+      cwd: project.path,
+      encoding: 'utf8',
+    });
+    expect(result.status).to.equal(0);
+    expect(result.stderr).to.include('built with type errors');
+    expect(status()).to.equal('current');
   });
 
   it('is missing without the compiled entry', () => {

@@ -86,7 +86,7 @@ async function placeInLine(
 
 /**
  * A user's message: stored with its event, placed in line, then handed to the conversation's
- * workflow. A failed hand-over is only logged: the worker's turn sweep starts the workflow later.
+ * workflow. The answer waits for the database, never for Temporal.
  */
 export async function postMessage(
   context: ServiceContext,
@@ -96,16 +96,17 @@ export async function postMessage(
 ): Promise<PostedMessage> {
   const conversation = await getLiveConversation(context, ref);
   const message = await storeUserMessage(context, conversation, content);
+  // Placed before the hand-over, so the turn starting meanwhile cannot count against itself.
   const place = await placeInLine(context, message, turns.maxConcurrent);
-  try {
-    await turns.dispatch(conversation.id, message.id);
-  } catch (error) {
+  // Not awaited: the message is stored, so the caller's answer need not wait for Temporal. A
+  // hand-over that fails is logged and the worker's turn sweep starts the workflow later.
+  void turns.dispatch(conversation.id, message.id).catch((error: unknown) =>
     context.logger.warn({
       event: 'conversation.dispatch_deferred',
       conversationId: conversation.id,
       messageId: message.id,
       err: (error as Error).message,
-    });
-  }
+    }),
+  );
   return { conversation, message, place };
 }

@@ -90,7 +90,7 @@ function compile() {
     return false;
   }
   // dist/ is not emptied first: a running Cairn may still load modules from it. Outputs of deleted
-  // sources stay behind unused (nothing imports them: tsc checked every import against the sources).
+  // sources stay behind, unused: the sources no longer import them.
   const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
     cwd: ROOT,
     stdio: ['ignore', 2, 2],

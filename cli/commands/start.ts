@@ -2,7 +2,6 @@ import { performance } from 'node:perf_hooks';
 import { createContext, type CairnContext } from '../boot/context.js';
 import { openMigratedDatabase } from '../boot/database.js';
 import { Lifecycle } from '../boot/lifecycle.js';
-import { startHttpServices } from '../boot/http.js';
 import { connectClient, externalTemporal, startTemporal, startWorkers } from '../boot/temporal.js';
 import { ensureCleanupSchedule } from '../../services/cleanup/cleanup-schedule.js';
 import { startTurnSweeper } from '../../worker/turn-sweeper.js';
@@ -52,6 +51,8 @@ export async function runRole(role: Role): Promise<void> {
       lifecycle.add('run reconciler', () => reconciler.stop());
     }
     if (role !== 'worker') {
+      // Loaded here: `cairn worker` never loads the HTTP side (Koa, the routes, their schemas).
+      const { startHttpServices } = await import('../boot/http.js');
       const services = await startHttpServices(context, db, client, lifecycle);
       printBanner(context, role, services, temporal);
     } else {

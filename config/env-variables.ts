@@ -73,7 +73,8 @@ export const ENVIRONMENT_TABLE = {
     sessionRetentionDays: integer('SESSION_RETENTION_DAYS', {
       min: 1,
       default: 30,
-      description: 'Delete inactive sessions older than this many days',
+      description:
+        'Delete assistant sessions inactive, and event journal streams finished (conversations, runs), for longer than this many days',
     }),
     suppressNestedClaudeWarning: flag('CAIRN_SUPPRESS_NESTED_CLAUDE_WARNING', {
       default: false,

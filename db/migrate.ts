@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as coreTables from './migrations/0001-core-tables.js';
 import * as turnReplies from './migrations/0002-turn-replies.js';
+import * as oneRowPerEvent from './migrations/0003-one-row-per-event.js';
 
 interface Migration {
   name: string;
@@ -13,6 +14,7 @@ interface Migration {
 const MIGRATIONS: readonly Migration[] = [
   { name: '0001-core-tables', ...coreTables },
   { name: '0002-turn-replies', ...turnReplies },
+  { name: '0003-one-row-per-event', ...oneRowPerEvent },
 ];
 
 /** Every migration's name, in the order they apply. */

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { nowIso, toIso, toNumber, parseJson } from '../rows.js';
 import { announceAppended, JOURNAL_CHANNEL } from '../journal-signals.js';
 
-/** The stream every workflow event is also written to. */
+/** The stream that shows every workflow run event. */
 export const DASHBOARD_STREAM = '__dashboard__';
 
 /** The stream of the service's own housekeeping (cleanup passes, run reconciliation). */
@@ -16,28 +16,67 @@ export interface JournalEvent {
   createdAt: string;
 }
 
+/** What makes an event a run's: the run's history shows it, and stream frames name the run. */
+export interface RunFields {
+  runId: string;
+  nodeId?: string | null;
+  actor?: string | null;
+}
+
 export interface NewJournalEvent {
+  /** The stream it is appended to: a conversation, `__system__` or `__dashboard__`. */
   streamKey: string;
   type: string;
   payload: Record<string, unknown>;
+  /** `__dashboard__` shows it too. */
+  onDashboard?: boolean;
+  run?: RunFields;
 }
 
-interface EventRow {
+/**
+ * One row per event (db/migrations/0003-one-row-per-event.ts): the stream it was appended to,
+ * whether the dashboard shows it too, and for a run event the run's fields, with the payload the
+ * run's history shows.
+ */
+export interface EventRow {
   id: number | string;
-  stream_key: string;
+  stream_key: string | null;
+  on_dashboard: unknown;
+  run_id: string | null;
+  node_id: string | null;
+  actor: string | null;
   type: string;
   payload: string;
   created_at: unknown;
 }
 
-function fromRow(row: EventRow): JournalEvent {
+/** A run event's frame names its run (and node and actor) before the payload's own fields. */
+function streamPayload(row: EventRow): Record<string, unknown> {
+  const payload = parseJson<Record<string, unknown>>(row.payload, {});
+  if (!row.run_id) return payload;
+  return {
+    runId: row.run_id,
+    ...(row.node_id ? { nodeId: row.node_id } : {}),
+    ...(row.actor ? { actor: row.actor } : {}),
+    ...payload,
+  };
+}
+
+function fromRow(row: EventRow, streamKey: string): JournalEvent {
   return {
     id: toNumber(row.id),
-    streamKey: row.stream_key,
+    streamKey,
     type: row.type,
-    payload: parseJson(row.payload, {}),
+    payload: streamPayload(row),
     createdAt: toIso(row.created_at),
   };
+}
+
+/** The rows of one stream: the dashboard is a flag on the rows, every other stream their key. */
+function inStream(query: Knex.QueryBuilder, streamKey: string): Knex.QueryBuilder {
+  return streamKey === DASHBOARD_STREAM
+    ? query.where('on_dashboard', true)
+    : query.where('stream_key', streamKey);
 }
 
 // Readers tail the journal with `id > last seen`. In Postgres a sequence hands out ids at insert,
@@ -57,24 +96,34 @@ export async function appendEvents(knex: Knex, events: NewJournalEvent[]): Promi
   }
   if (isPostgres(knex)) await knex.raw('select pg_advisory_xact_lock(?)', [JOURNAL_LOCK]);
   const createdAt = nowIso();
-  const rows = await knex('events')
+  const rows = (await knex('events')
     .insert(
       events.map((e) => ({
         stream_key: e.streamKey,
+        on_dashboard: e.onDashboard === true || e.streamKey === DASHBOARD_STREAM,
+        run_id: e.run?.runId ?? null,
+        node_id: e.run?.nodeId ?? null,
+        actor: e.run?.actor ?? null,
         type: e.type,
         payload: JSON.stringify(e.payload),
         created_at: createdAt,
       })),
     )
-    .returning(['id', 'stream_key', 'type', 'payload', 'created_at']);
-  const stored = (rows as EventRow[]).map(fromRow).sort((a, b) => a.id - b.id);
-  const keys = new Set(stored.map((event) => event.streamKey));
+    .returning('*')) as EventRow[];
+  rows.sort((a, b) => toNumber(a.id) - toNumber(b.id));
+  const keys = new Set(rows.flatMap(streamsOf));
   // NOTIFY inside the transaction is delivered at commit, to listeners in every process.
   if (isPostgres(knex)) {
     for (const key of keys) await knex.raw('select pg_notify(?, ?)', [JOURNAL_CHANNEL, key]);
   }
   announceWhenCommitted(knex, keys);
-  return stored;
+  return rows.map((row) => fromRow(row, row.stream_key!));
+}
+
+/** Every stream that shows the row: readers of each are woken. */
+function streamsOf(row: EventRow): string[] {
+  const dashboard = row.on_dashboard === true || row.on_dashboard === 1;
+  return [row.stream_key!, ...(dashboard ? [DASHBOARD_STREAM] : [])];
 }
 
 /** Readers woken before the commit would find nothing yet, so wait for it. */
@@ -101,17 +150,16 @@ export async function readEventsAfter(
   afterId: number,
   limit = 500,
 ): Promise<JournalEvent[]> {
-  const rows = await knex<EventRow>('events')
-    .where('stream_key', streamKey)
+  const rows = (await inStream(knex('events'), streamKey)
     .andWhere('id', '>', afterId)
     .orderBy('id', 'asc')
-    .limit(limit);
-  return rows.map(fromRow);
+    .limit(limit)) as EventRow[];
+  return rows.map((row) => fromRow(row, streamKey));
 }
 
 export async function latestEventId(knex: Knex, streamKey?: string): Promise<number> {
   const query = knex('events').max({ max: 'id' });
-  if (streamKey) query.where('stream_key', streamKey);
+  if (streamKey) inStream(query, streamKey);
   const row = (await query.first()) as { max: unknown } | undefined;
   return row?.max == null ? 0 : toNumber(row.max);
 }

@@ -8,7 +8,7 @@ const ENDED_NODE_EVENTS = ['node_completed', 'node_failed', 'node_skipped'];
 /** Distinct nodes that have ended, per run. */
 export async function endedNodeCounts(knex: Knex, runIds: readonly string[]): Promise<Map<string, number>> {
   if (runIds.length === 0) return new Map();
-  const rows = (await knex('workflow_run_events')
+  const rows = (await knex('events')
     .select('run_id')
     .countDistinct({ count: 'node_id' })
     .whereIn('run_id', runIds)

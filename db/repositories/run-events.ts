@@ -1,7 +1,12 @@
 import type { Knex } from 'knex';
-import { nowIso, parseJson, toIso, toNumber } from '../rows.js';
+import { parseJson, toIso, toNumber } from '../rows.js';
+import { appendEvent, DASHBOARD_STREAM, type EventRow } from './events.js';
 
-/** The audit trail of one workflow run: transitions, node results and who did what. */
+/**
+ * The audit trail of one workflow run: transitions, node results and who did what. Its events are
+ * journal rows (db/repositories/events.ts) carrying the run's id, so the run's history, its
+ * conversation's stream and the dashboard read one row per event.
+ */
 export interface RunEvent {
   id: number;
   runId: string;
@@ -12,17 +17,17 @@ export interface RunEvent {
   createdAt: string;
 }
 
-interface RunEventRow {
-  id: number | string;
-  run_id: string;
+export interface NewRunEvent {
+  runId: string;
+  /** The run's conversation, whose stream shows the event; without one, only the dashboard does. */
+  conversationId?: string | null;
   type: string;
-  node_id: string | null;
-  actor: string | null;
-  payload: string | null;
-  created_at: unknown;
+  nodeId?: string | null;
+  actor?: string | null;
+  payload?: Record<string, unknown>;
 }
 
-function fromRow(row: RunEventRow): RunEvent {
+function fromRow(row: EventRow & { run_id: string }): RunEvent {
   return {
     id: toNumber(row.id),
     runId: row.run_id,
@@ -34,30 +39,36 @@ function fromRow(row: RunEventRow): RunEvent {
   };
 }
 
-export async function appendRunEvent(
-  knex: Knex,
-  input: {
-    runId: string;
-    type: string;
-    nodeId?: string | null;
-    actor?: string | null;
-    payload?: Record<string, unknown>;
-  },
-): Promise<RunEvent> {
-  const [row] = (await knex('workflow_run_events')
-    .insert({
-      run_id: input.runId,
-      type: input.type,
-      node_id: input.nodeId ?? null,
-      actor: input.actor ?? null,
-      payload: JSON.stringify(input.payload ?? {}),
-      created_at: nowIso(),
-    })
-    .returning('*')) as RunEventRow[];
-  return fromRow(row!);
+/** Appends a run event: one journal row, on its conversation's stream and on the dashboard. */
+export async function appendRunEvent(knex: Knex, input: NewRunEvent): Promise<RunEvent> {
+  const payload = input.payload ?? {};
+  const stored = await appendEvent(knex, {
+    streamKey: input.conversationId ?? DASHBOARD_STREAM,
+    onDashboard: true,
+    run: { runId: input.runId, nodeId: input.nodeId, actor: input.actor },
+    type: input.type,
+    payload,
+  });
+  return {
+    id: stored.id,
+    runId: input.runId,
+    type: input.type,
+    nodeId: input.nodeId ?? null,
+    actor: input.actor ?? null,
+    payload,
+    createdAt: stored.createdAt,
+  };
 }
 
+/** A run's events, oldest first. */
 export async function listRunEvents(knex: Knex, runId: string): Promise<RunEvent[]> {
-  const rows = await knex<RunEventRow>('workflow_run_events').where({ run_id: runId }).orderBy('id', 'asc');
+  const rows = (await knex('events').where('run_id', runId).orderBy('id', 'asc')) as Array<
+    EventRow & { run_id: string }
+  >;
   return rows.map(fromRow);
+}
+
+/** Deletes a run's events; returns how many. */
+export async function deleteRunEvents(knex: Knex, runId: string): Promise<number> {
+  return knex('events').where('run_id', runId).delete();
 }

@@ -200,8 +200,8 @@ export async function findRunByWorker(knex: Knex, platformId: string): Promise<W
 }
 
 /**
- * Deletes a run (its events go with it) when its status is one of `from`, checked in the same
- * statement; false when it is not.
+ * Deletes a run when its status is one of `from`, checked in the same statement; false when it
+ * is not. Its events are the caller's to delete (services/runs/run-operations.ts deleteRun).
  */
 export async function deleteRunIn(knex: Knex, id: string, from: readonly RunStatus[]): Promise<boolean> {
   const changed = await knex('workflow_runs').where({ id }).whereIn('status', from).delete();

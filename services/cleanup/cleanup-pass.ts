@@ -10,6 +10,7 @@ import {
 } from '../../db/repositories/isolation-environments.js';
 import { deleteSessionsInactiveSince } from '../../db/repositories/assistant-sessions.js';
 import { appendEvent, SYSTEM_STREAM } from '../../db/repositories/events.js';
+import { purgeFinishedStreams, type PurgedEvents } from './journal-retention.js';
 import { reapEnvironment } from './reap-environment.js';
 
 export interface CleanupSettings {
@@ -27,6 +28,8 @@ export interface CleanupReport {
   keptInUse: string[];
   failed: Array<{ environmentId: string; error: string }>;
   deletedSessions: number;
+  /** Journal events of streams finished for longer than the session retention. */
+  deletedEvents: PurgedEvents;
 }
 
 /** The journal stream where each cleanup pass records what it did. */
@@ -48,7 +51,7 @@ function groupByCodebase(environments: IsolationEnvironment[]): Map<string, Isol
  * One pass of the periodic cleanup: forget worktrees whose folder vanished, remove stale ones
  * and the oldest beyond the per-codebase limit (never one with uncommitted changes, never one
  * a live run or a recently active conversation uses, never one adopted since the pass looked),
- * and delete long-inactive assistant sessions.
+ * delete long-inactive assistant sessions, and the journal's streams finished as long ago.
  */
 export async function runCleanupPass(
   deps: { db: Database; logger: Logger },
@@ -65,6 +68,7 @@ export async function runCleanupPass(
     keptInUse: [],
     failed: [],
     deletedSessions: 0,
+    deletedEvents: { conversations: 0, runs: 0, dashboard: 0, system: 0 },
   };
   const staleBefore = now.getTime() - settings.staleThresholdDays * DAY_MS;
   const inUseOptions = { activeSince: new Date(staleBefore).toISOString() };
@@ -107,6 +111,7 @@ export async function runCleanupPass(
 
   const sessionCutoff = new Date(now.getTime() - settings.sessionRetentionDays * DAY_MS).toISOString();
   report.deletedSessions = await deleteSessionsInactiveSince(knex, sessionCutoff);
+  report.deletedEvents = await purgeFinishedStreams(knex, settings.sessionRetentionDays, now);
 
   await appendEvent(knex, { streamKey: SYSTEM_STREAM, type: 'cleanup_pass', payload: { ...report } });
   deps.logger.info({ event: 'cleanup.pass', ...report }, 'cleanup pass finished');

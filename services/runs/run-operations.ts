@@ -1,5 +1,6 @@
 import { findCodebase } from '../../db/repositories/codebases.js';
 import { findConversationByRef } from '../../db/repositories/conversations.js';
+import { deleteRunEvents } from '../../db/repositories/run-events.js';
 import { createRun, deleteRunIn, findRun, type WorkflowRun } from '../../db/repositories/workflow-runs.js';
 import {
   allowsRunOperation,
@@ -185,9 +186,13 @@ export async function abandonRun(
   );
 }
 
-/** Deletes a run that has ended, with its events. */
+/** Deletes a run that has ended, with its events, in one transaction. */
 export async function deleteRun(context: ServiceContext, runId: string): Promise<void> {
   const run = await requireRun(context, runId);
-  if (!(await deleteRunIn(context.db.knex, run.id, statesAllowing('delete'))))
-    throw wrongState(run, 'delete');
+  const deleted = await context.db.knex.transaction(async (trx) => {
+    if (!(await deleteRunIn(trx, run.id, statesAllowing('delete')))) return false;
+    await deleteRunEvents(trx, run.id);
+    return true;
+  });
+  if (!deleted) throw wrongState(run, 'delete');
 }

@@ -10,7 +10,6 @@ const CORE_TABLES = [
   'assistant_sessions',
   'isolation_environments',
   'workflow_runs',
-  'workflow_run_events',
   'events',
 ];
 

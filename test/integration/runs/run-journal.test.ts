@@ -1,0 +1,113 @@
+import { expect } from 'chai';
+import { createConversation } from '../../../db/repositories/conversations.js';
+import { DASHBOARD_STREAM, readEventsAfter } from '../../../db/repositories/events.js';
+import { createRun, transitionRun } from '../../../db/repositories/workflow-runs.js';
+import { deleteConversation } from '../../../services/conversations/conversations.js';
+import type { ServiceContext } from '../../../services/context.js';
+import { recordRunEvent } from '../../../services/runs/run-journal.js';
+import { deleteRun } from '../../../services/runs/run-operations.js';
+import { getRunDetail } from '../../../services/runs/run-reads.js';
+import { databaseKinds, type TestDatabase } from '../../support/databases.js';
+import { testServiceContext } from '../../support/service-context.js';
+import { makeTempHome } from '../../support/temp-dirs.js';
+
+for (const kind of databaseKinds()) {
+  describe(`run journal (${kind.name})`, () => {
+    let test: TestDatabase;
+    let home: ReturnType<typeof makeTempHome>;
+    let context: ServiceContext;
+
+    beforeEach(async () => {
+      test = await kind.create();
+      home = makeTempHome();
+      context = testServiceContext(test.db, { home: home.home });
+    });
+    afterEach(async () => {
+      await test.dispose();
+      home.cleanup();
+    });
+
+    /** A run of a conversation with two events, ended so that it may be deleted. */
+    async function endedRun(conversationId: string | null) {
+      const { knex } = test.db;
+      const run = await createRun(knex, {
+        workflowName: 'assist',
+        definition: { nodes: [] },
+        conversationId,
+      });
+      await recordRunEvent(knex, { runId: run.id, conversationId, type: 'run_started', actor: 'ann' });
+      await recordRunEvent(knex, {
+        runId: run.id,
+        conversationId,
+        type: 'node_completed',
+        nodeId: 'plan',
+        payload: { output: 'done' },
+      });
+      await transitionRun(knex, run.id, ['pending'], 'completed');
+      return run;
+    }
+
+    const eventsTable = () => test.db.knex('events');
+
+    it('writes one row per run event, read by the run, its conversation and the dashboard', async () => {
+      const conversation = await createConversation(test.db.knex, { platform: 'web' });
+      const run = await endedRun(conversation.id);
+      expect(await eventsTable().where('run_id', run.id).select('id')).to.have.length(2);
+
+      const { events } = await getRunDetail(context, run.id);
+      expect(
+        events.map(({ type, nodeId, actor, payload }) => ({ type, nodeId, actor, payload })),
+      ).to.deep.equal([
+        { type: 'run_started', nodeId: null, actor: 'ann', payload: {} },
+        { type: 'node_completed', nodeId: 'plan', actor: null, payload: { output: 'done' } },
+      ]);
+      const expectedFrames = [
+        { id: events[0]!.id, type: 'run_started', payload: { runId: run.id, actor: 'ann' } },
+        {
+          id: events[1]!.id,
+          type: 'node_completed',
+          payload: { runId: run.id, nodeId: 'plan', output: 'done' },
+        },
+      ];
+      for (const stream of [conversation.id, DASHBOARD_STREAM]) {
+        const read = await readEventsAfter(test.db.knex, stream, 0);
+        expect(
+          read.map(({ id, type, payload }) => ({ id, type, payload })),
+          stream,
+        ).to.deep.equal(expectedFrames);
+      }
+    });
+
+    it('deletes a run with its events; a soft-deleted conversation keeps its events', async () => {
+      const conversation = await createConversation(test.db.knex, { platform: 'web' });
+      const deleted = await endedRun(conversation.id);
+      const kept = await endedRun(conversation.id);
+
+      await deleteRun(context, deleted.id);
+      expect(await eventsTable().where('run_id', deleted.id)).to.deep.equal([]);
+      const remaining = (await readEventsAfter(test.db.knex, DASHBOARD_STREAM, 0)).map(
+        (e) => e.payload.runId,
+      );
+      expect(remaining).to.deep.equal([kept.id, kept.id]);
+
+      const before = await readEventsAfter(test.db.knex, conversation.id, 0);
+      await deleteConversation(context, conversation.id);
+      const after = await readEventsAfter(test.db.knex, conversation.id, 0);
+      expect(after.slice(0, before.length)).to.deep.equal(before);
+      expect(after.map((e) => e.type).slice(before.length)).to.deep.equal(['conversation_deleted']);
+      expect((await getRunDetail(context, kept.id)).events).to.have.length(2);
+    });
+
+    it('keeps the events when the run may not be deleted', async () => {
+      const run = await createRun(test.db.knex, { workflowName: 'assist', definition: { nodes: [] } });
+      await recordRunEvent(test.db.knex, { runId: run.id, conversationId: null, type: 'run_started' });
+      let refused: unknown;
+      await deleteRun(context, run.id).catch((error: unknown) => (refused = error));
+      expect(refused).to.have.property('kind', 'conflict');
+      expect((await getRunDetail(context, run.id)).events.map((e) => e.type)).to.deep.equal(['run_started']);
+      expect((await readEventsAfter(test.db.knex, DASHBOARD_STREAM, 0)).map((e) => e.type)).to.deep.equal([
+        'run_started',
+      ]);
+    });
+  });
+}

@@ -1,18 +1,36 @@
-import { defineRoute, defineRoutes, pageQueryProperties, type RouteDefinition } from '../../http/index.js';
-import { RUN_STATUSES } from '../../../domain/runs/run-status.js';
+import type { TInteger } from '@sinclair/typebox';
+import {
+  defineRoute,
+  defineRoutes,
+  Nullable,
+  StrictObject,
+  Type,
+  type RouteDefinition,
+  type Static,
+} from '../../http/index.js';
+import { RUN_STATUSES, type RunStatus } from '../../../domain/runs/run-status.js';
 import type { ServiceContext } from '../../../services/context.js';
 import { dashboardRuns, type DashboardRun } from '../../../services/runs/run-reads.js';
-import { pageBody, runFilterProperties, runFilters, type RunFilterQuery } from './run-query.js';
-import { runView } from './run-view.js';
+import { pageBody, runFilterProperties, runFilters, runPageProperties } from './run-query.js';
+import { runView, WorkflowRun } from './run-view.js';
 
 const PAGE = { default: 25, max: 200 };
 
-interface DashboardQuery extends RunFilterQuery {
-  q?: string;
-  limit: number;
-}
+/** A run as the dashboard lists it: the run's own fields, then its codebase, progress and duration. */
+const DashboardRunSchema = StrictObject({
+  ...WorkflowRun.properties,
+  codebaseName: Nullable(Type.String()),
+  nodesDone: Type.Integer(),
+  nodesTotal: Type.Integer(),
+  durationMs: Nullable(Type.Integer()),
+});
 
-const dashboardView = ({ run, ...progress }: DashboardRun) => ({
+/** Runs per status, every status listed (zero when none). */
+const StatusCounts = StrictObject(
+  Object.fromEntries(RUN_STATUSES.map((status) => [status, Type.Integer()])) as Record<RunStatus, TInteger>,
+);
+
+const dashboardView = ({ run, ...progress }: DashboardRun): Static<typeof DashboardRunSchema> => ({
   ...runView(run),
   codebaseName: progress.codebaseName,
   nodesDone: progress.nodesDone,
@@ -22,63 +40,33 @@ const dashboardView = ({ run, ...progress }: DashboardRun) => ({
 
 /** Runs for the dashboard: each with its codebase, progress, duration and cost, plus counts per status. */
 export function dashboardRoutes(context: ServiceContext): RouteDefinition[] {
-  const statusCounts = {
-    type: 'object',
-    properties: Object.fromEntries(RUN_STATUSES.map((status) => [status, { type: 'integer' }])),
-  };
   return defineRoutes(
-    defineRoute<{ query: DashboardQuery }>({
+    defineRoute({
       method: 'GET',
       path: '/api/dashboard/runs',
       operationId: 'dashboardRuns',
       summary: 'Workflow runs enriched for the dashboard, with counts per status',
       tags: ['runs'],
-      query: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          ...runFilterProperties,
-          q: {
-            type: 'string',
-            maxLength: 200,
-            description: 'text in the workflow name, message or codebase name',
-          },
-          ...pageQueryProperties(PAGE),
-        },
-      },
+      query: StrictObject({
+        ...runFilterProperties,
+        q: Type.Optional(
+          Type.String({ maxLength: 200, description: 'text in the workflow name, message or codebase name' }),
+        ),
+        ...runPageProperties(PAGE),
+      }),
       responses: {
         200: {
           description: 'a page of runs',
-          schema: {
-            type: 'object',
-            required: ['items', 'counts'],
-            properties: {
-              items: {
-                type: 'array',
-                items: {
-                  allOf: [
-                    { $ref: '#/components/schemas/WorkflowRun' },
-                    {
-                      type: 'object',
-                      properties: {
-                        codebaseName: { type: 'string', nullable: true },
-                        nodesDone: { type: 'integer' },
-                        nodesTotal: { type: 'integer' },
-                        durationMs: { type: 'integer', nullable: true },
-                      },
-                    },
-                  ],
-                },
-              },
-              nextCursor: { type: 'string' },
-              counts: statusCounts,
-            },
-          },
+          schema: StrictObject({
+            items: Type.Array(DashboardRunSchema),
+            nextCursor: Type.Optional(Type.String()),
+            counts: StatusCounts,
+          }),
         },
       },
       handler: async ({ query }) => {
         const search = query.q?.trim() || undefined;
-        const result = await dashboardRuns(context, { ...runFilters(query), search });
+        const result = await dashboardRuns(context, { ...runFilters(query, PAGE), search });
         return { body: { ...pageBody(result, dashboardView), counts: result.counts } };
       },
     }),

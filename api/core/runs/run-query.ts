@@ -1,20 +1,34 @@
-import { decodeCursor, encodeCursor, HttpProblem } from '../../http/index.js';
+import type { TObject } from '@sinclair/typebox';
+import {
+  decodeCursor,
+  encodeCursor,
+  HttpProblem,
+  pageLimit,
+  pageQueryProperties,
+  Type,
+  type Page,
+  type PageLimitOptions,
+  type Static,
+} from '../../http/index.js';
 import { RUN_STATUSES, type RunStatus } from '../../../domain/runs/run-status.js';
 import type { RunKey, RunListFilter, RunPage } from '../../../services/runs/run-reads.js';
 
-/** Query fields both run listings take: status, a creation date range, a page cursor. */
+/** Query fields both run listings take: status and a creation date range. */
 export const runFilterProperties = {
-  status: { type: 'string', maxLength: 200, description: 'one status or several, comma-separated' },
-  since: { type: 'string', format: 'date-time', description: 'created at or after' },
-  until: { type: 'string', format: 'date-time', description: 'created before' },
-} as const;
+  status: Type.Optional(
+    Type.String({ maxLength: 200, description: 'one status or several, comma-separated' }),
+  ),
+  since: Type.Optional(Type.String({ format: 'date-time', description: 'created at or after' })),
+  until: Type.Optional(Type.String({ format: 'date-time', description: 'created before' })),
+};
 
-export interface RunFilterQuery {
-  status?: string;
-  since?: string;
-  until?: string;
-  cursor?: string;
+/** The page fields of a run listing; `limit` has a default, so clients may leave it out. */
+export function runPageProperties(page: PageLimitOptions) {
+  const { limit, cursor } = pageQueryProperties(page);
+  return { limit: Type.Optional(limit), cursor };
 }
+
+type RunFilterQuery = Static<TObject<typeof runFilterProperties & ReturnType<typeof runPageProperties>>>;
 
 /** A date-time query value as ISO text; one the schema accepts but Date cannot hold (second 60) is a 400. */
 export function instantOf(value: string | undefined, field: string): string | undefined {
@@ -39,24 +53,22 @@ export function statusesOf(text: string | undefined): RunStatus[] | undefined {
 }
 
 /** The filters every run listing applies, checked: statuses, date range, the page to continue after. */
-export function runFilters(query: RunFilterQuery & { limit: number }): RunListFilter {
+export function runFilters(query: RunFilterQuery, page: PageLimitOptions): RunListFilter {
+  // The date key must be an ISO instant: a forged one would otherwise reach a timestamp column.
   const after = query.cursor
-    ? (decodeCursor(query.cursor, ['string', 'string']) as [string, string])
+    ? (decodeCursor(query.cursor, ['date-time', 'string']) as [string, string])
     : undefined;
   return {
     statuses: statusesOf(query.status),
     since: instantOf(query.since, 'since'),
     until: instantOf(query.until, 'until'),
     after: after && { createdAt: after[0], id: after[1] },
-    limit: query.limit,
+    limit: pageLimit(query.limit, page),
   };
 }
 
 /** A page of runs as the API sends it: its items shaped, and a cursor when another page follows. */
-export function pageBody<T, V>(
-  result: RunPage<T>,
-  view: (item: T) => V,
-): { items: V[]; nextCursor?: string } {
+export function pageBody<T, V>(result: RunPage<T>, view: (item: T) => V): Page<V> {
   const items = result.items.map(view);
   return result.next ? { items, nextCursor: cursorAfter(result.next) } : { items };
 }

@@ -1,9 +1,12 @@
 import {
+  ComponentRef,
   defineRoute,
   defineRoutes,
-  pageQueryProperties,
   pageSchema,
+  StrictObject,
+  Type,
   type RouteDefinition,
+  type Static,
 } from '../../http/index.js';
 import type { ServiceContext } from '../../../services/context.js';
 import {
@@ -12,55 +15,41 @@ import {
   listRunsPage,
   type RunDetail,
 } from '../../../services/runs/run-reads.js';
-import { pageBody, runFilterProperties, runFilters, type RunFilterQuery } from './run-query.js';
-import { runEventView, runView } from './run-view.js';
+import { pageBody, runFilterProperties, runFilters, runPageProperties } from './run-query.js';
+import { runEventView, runView, WorkflowRun, WorkflowRunEvent } from './run-view.js';
 
 const PAGE = { default: 50, max: 200 };
-const runRef = { $ref: '#/components/schemas/WorkflowRun' };
-const detailSchema = {
-  type: 'object',
-  required: ['run', 'events'],
-  properties: {
-    run: runRef,
-    events: { type: 'array', items: { $ref: '#/components/schemas/WorkflowRunEvent' } },
-  },
-};
+const RunRef = ComponentRef('WorkflowRun', WorkflowRun);
 
-interface RunListQuery extends RunFilterQuery {
-  workflowName?: string;
-  conversationId?: string;
-  codebaseId?: string;
-  limit: number;
-}
+const RunDetailSchema = StrictObject({
+  run: RunRef,
+  events: Type.Array(ComponentRef('WorkflowRunEvent', WorkflowRunEvent)),
+});
 
-const detailView = ({ run, events }: RunDetail) => ({
+const detailView = ({ run, events }: RunDetail): Static<typeof RunDetailSchema> => ({
   run: runView(run),
   events: events.map(runEventView),
 });
 
 export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
   return defineRoutes(
-    defineRoute<{ query: RunListQuery }>({
+    defineRoute({
       method: 'GET',
       path: '/api/workflows/runs',
       operationId: 'listRuns',
       summary: 'Workflow runs, newest first, in pages',
       tags: ['runs'],
-      query: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          ...runFilterProperties,
-          workflowName: { type: 'string', maxLength: 64 },
-          conversationId: { type: 'string', maxLength: 255 },
-          codebaseId: { type: 'string', maxLength: 64 },
-          ...pageQueryProperties(PAGE),
-        },
-      },
-      responses: { 200: { description: 'a page of runs', schema: pageSchema(runRef) } },
+      query: StrictObject({
+        ...runFilterProperties,
+        workflowName: Type.Optional(Type.String({ maxLength: 64 })),
+        conversationId: Type.Optional(Type.String({ maxLength: 255 })),
+        codebaseId: Type.Optional(Type.String({ maxLength: 64 })),
+        ...runPageProperties(PAGE),
+      }),
+      responses: { 200: { description: 'a page of runs', schema: pageSchema(RunRef) } },
       handler: async ({ query }) => {
         const result = await listRunsPage(context, {
-          ...runFilters(query),
+          ...runFilters(query, PAGE),
           workflowName: query.workflowName,
           conversationId: query.conversationId,
           codebaseId: query.codebaseId,
@@ -68,34 +57,26 @@ export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
         return { body: pageBody(result, runView) };
       },
     }),
-    defineRoute<{ params: { platformId: string } }>({
+    defineRoute({
       method: 'GET',
       path: '/api/workflows/runs/by-worker/{platformId}',
       operationId: 'getRunByWorker',
       summary: 'The newest run started from a worker conversation',
       tags: ['runs'],
-      params: {
-        type: 'object',
-        required: ['platformId'],
-        properties: { platformId: { type: 'string', minLength: 1, maxLength: 255 } },
-      },
-      responses: { 200: { description: 'the run with its events', schema: detailSchema } },
+      params: Type.Object({ platformId: Type.String({ minLength: 1, maxLength: 255 }) }),
+      responses: { 200: { description: 'the run with its events', schema: RunDetailSchema } },
       handler: async ({ params }) => ({
         body: detailView(await getRunByWorker(context, params.platformId)),
       }),
     }),
-    defineRoute<{ params: { runId: string } }>({
+    defineRoute({
       method: 'GET',
       path: '/api/workflows/runs/{runId}',
       operationId: 'getRun',
       summary: 'A run and its events',
       tags: ['runs'],
-      params: {
-        type: 'object',
-        required: ['runId'],
-        properties: { runId: { type: 'string', minLength: 1, maxLength: 64 } },
-      },
-      responses: { 200: { description: 'the run with its events', schema: detailSchema } },
+      params: Type.Object({ runId: Type.String({ minLength: 1, maxLength: 64 }) }),
+      responses: { 200: { description: 'the run with its events', schema: RunDetailSchema } },
       handler: async ({ params }) => ({ body: detailView(await getRunDetail(context, params.runId)) }),
     }),
   );

@@ -1,6 +1,13 @@
-import { defineRoute, defineRoutes, type RouteDefinition } from '../../http/index.js';
+import {
+  ComponentRef,
+  defineRoute,
+  defineRoutes,
+  StrictObject,
+  Type,
+  type HttpContext,
+  type RouteDefinition,
+} from '../../http/index.js';
 import type { ServiceContext } from '../../../services/context.js';
-import type { WorkflowRun } from '../../../db/repositories/workflow-runs.js';
 import type { RunClient } from '../../../services/runs/run-client.js';
 import {
   abandonRun,
@@ -14,68 +21,44 @@ import {
 } from '../../../services/runs/run-operations.js';
 import { requestActor } from '../codebases/actor.js';
 import { ITEM_NAME_PATTERN } from '../workflows/workflow-routes.js';
-import { runView } from './run-view.js';
+import { runView, WorkflowRun } from './run-view.js';
 
 export interface RunRouteDependencies {
   context: ServiceContext;
   runs: RunClient;
 }
 
-const runParams = {
-  type: 'object',
-  required: ['runId'],
-  properties: { runId: { type: 'string', minLength: 1, maxLength: 64 } },
-};
-const runRef = { $ref: '#/components/schemas/WorkflowRun' };
+const RunParams = Type.Object({ runId: Type.String({ minLength: 1, maxLength: 64 }) });
+const RunRef = ComponentRef('WorkflowRun', WorkflowRun);
+const Note = Type.Optional(Type.String({ maxLength: 10_000 }));
+
+/** What every run operation shares: POST to `/api/workflows/runs/{runId}/<name>`, answering the run. */
+const operation = (name: 'cancel' | 'resume' | 'abandon' | 'approve' | 'reject', summary: string) => ({
+  method: 'POST' as const,
+  path: `/api/workflows/runs/{runId}/${name}`,
+  operationId: `${name}Run`,
+  summary,
+  tags: ['runs'],
+  params: RunParams,
+  responses: { 200: { description: 'the run after the operation', schema: RunRef } },
+});
+
+const runRequest = (runId: string, ctx: HttpContext): RunRequest => ({ runId, actor: requestActor(ctx) });
 
 export function runOperationRoutes({ context, runs }: RunRouteDependencies): RouteDefinition[] {
-  const operationRoute = (
-    name: 'cancel' | 'resume' | 'abandon' | 'approve' | 'reject',
-    summary: string,
-    body: Record<string, unknown> | undefined,
-    run: (request: RunRequest, body: Record<string, string | undefined>) => Promise<WorkflowRun>,
-  ) =>
-    defineRoute<{ params: { runId: string }; body: Record<string, string | undefined> | undefined }>({
-      method: 'POST',
-      path: `/api/workflows/runs/{runId}/${name}`,
-      operationId: `${name}Run`,
-      summary,
-      tags: ['runs'],
-      params: runParams,
-      ...(body ? { body, bodyRequired: false } : {}),
-      responses: { 200: { description: 'the run after the operation', schema: runRef } },
-      handler: async ({ params, body: input, ctx }) => ({
-        body: runView(await run({ runId: params.runId, actor: requestActor(ctx) }, input ?? {})),
-      }),
-    });
-  const text = (field: string) => ({
-    type: 'object',
-    additionalProperties: false,
-    properties: { [field]: { type: 'string', maxLength: 10_000 } },
-  });
-
   return defineRoutes(
-    defineRoute<{ params: { name: string }; body: { message: string; conversationId: string } }>({
+    defineRoute({
       method: 'POST',
       path: '/api/workflows/{name}/run',
       operationId: 'startRun',
       summary: 'Start a workflow run on a conversation; it works in a worktree of its own',
       tags: ['runs'],
-      params: {
-        type: 'object',
-        required: ['name'],
-        properties: { name: { type: 'string', pattern: ITEM_NAME_PATTERN } },
-      },
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['message', 'conversationId'],
-        properties: {
-          message: { type: 'string', minLength: 1, maxLength: 200_000, pattern: '\\S' },
-          conversationId: { type: 'string', minLength: 1, maxLength: 255 },
-        },
-      },
-      responses: { 202: { description: 'the run, started', schema: runRef } },
+      params: Type.Object({ name: Type.String({ pattern: ITEM_NAME_PATTERN }) }),
+      body: StrictObject({
+        message: Type.String({ minLength: 1, maxLength: 200_000, pattern: '\\S' }),
+        conversationId: Type.String({ minLength: 1, maxLength: 255 }),
+      }),
+      responses: { 202: { description: 'the run, started', schema: RunRef } },
       handler: async ({ params, body }) => {
         const run = await startRun(context, runs, {
           workflowName: params.name,
@@ -85,34 +68,54 @@ export function runOperationRoutes({ context, runs }: RunRouteDependencies): Rou
         return { status: 202, body: runView(run), headers: { Location: `/api/workflows/runs/${run.id}` } };
       },
     }),
-    operationRoute('cancel', 'Cancel a running or paused run', undefined, (request) =>
-      cancelRun(context, runs, request),
-    ),
-    operationRoute('approve', 'Approve the waiting gate of a paused run', text('comment'), (request, body) =>
-      approveRun(context, runs, { ...request, comment: body.comment }),
-    ),
-    operationRoute(
-      'reject',
-      'Reject the waiting gate of a paused run: the run is cancelled, unless the gate reworks',
-      text('reason'),
-      (request, body) => rejectRun(context, runs, { ...request, reason: body.reason }),
-    ),
-    operationRoute(
-      'resume',
-      'Resume a failed run: completed nodes are kept, the rest run again',
-      undefined,
-      (request) => resumeRun(context, runs, request),
-    ),
-    operationRoute('abandon', 'Stop a run for good, whatever it is doing', undefined, (request) =>
-      abandonRun(context, runs, request),
-    ),
-    defineRoute<{ params: { runId: string } }>({
+    defineRoute({
+      ...operation('cancel', 'Cancel a running or paused run'),
+      handler: async ({ params, ctx }) => ({
+        body: runView(await cancelRun(context, runs, runRequest(params.runId, ctx))),
+      }),
+    }),
+    defineRoute({
+      ...operation('approve', 'Approve the waiting gate of a paused run'),
+      body: StrictObject({ comment: Note }),
+      bodyRequired: false,
+      handler: async ({ params, body, ctx }) => ({
+        body: runView(
+          await approveRun(context, runs, { ...runRequest(params.runId, ctx), comment: body?.comment }),
+        ),
+      }),
+    }),
+    defineRoute({
+      ...operation(
+        'reject',
+        'Reject the waiting gate of a paused run: the run is cancelled, unless the gate reworks',
+      ),
+      body: StrictObject({ reason: Note }),
+      bodyRequired: false,
+      handler: async ({ params, body, ctx }) => ({
+        body: runView(
+          await rejectRun(context, runs, { ...runRequest(params.runId, ctx), reason: body?.reason }),
+        ),
+      }),
+    }),
+    defineRoute({
+      ...operation('resume', 'Resume a failed run: completed nodes are kept, the rest run again'),
+      handler: async ({ params, ctx }) => ({
+        body: runView(await resumeRun(context, runs, runRequest(params.runId, ctx))),
+      }),
+    }),
+    defineRoute({
+      ...operation('abandon', 'Stop a run for good, whatever it is doing'),
+      handler: async ({ params, ctx }) => ({
+        body: runView(await abandonRun(context, runs, runRequest(params.runId, ctx))),
+      }),
+    }),
+    defineRoute({
       method: 'DELETE',
       path: '/api/workflows/runs/{runId}',
       operationId: 'deleteRun',
       summary: 'Delete a finished run and its events',
       tags: ['runs'],
-      params: runParams,
+      params: RunParams,
       responses: { 204: { description: 'deleted' } },
       handler: async ({ params }) => {
         await deleteRun(context, params.runId);

@@ -1,8 +1,44 @@
+import { Nullable, StrictObject, Type, type Static } from '../../http/index.js';
 import type { RunEvent } from '../../../db/repositories/run-events.js';
-import type { WorkflowRun } from '../../../db/repositories/workflow-runs.js';
-import { RUN_STATUSES } from '../../../domain/runs/run-status.js';
+import type { WorkflowRun as RunRecord } from '../../../db/repositories/workflow-runs.js';
+import { RUN_STATUSES, type RunStatus } from '../../../domain/runs/run-status.js';
 
-export function runView(run: WorkflowRun) {
+const DateTime = () => Type.String({ format: 'date-time' });
+
+/** One `enum` of the statuses, as the OpenAPI document has always shown it (not an anyOf of literals). */
+const RunStatusSchema = Type.Unsafe<RunStatus>({ type: 'string', enum: [...RUN_STATUSES] });
+
+export const WorkflowRun = StrictObject({
+  runId: Type.String(),
+  workflowName: Type.String(),
+  status: RunStatusSchema,
+  message: Nullable(Type.String()),
+  conversationId: Nullable(Type.String()),
+  codebaseId: Nullable(Type.String()),
+  isolationEnvironmentId: Nullable(Type.String()),
+  workerPlatformId: Nullable(Type.String()),
+  currentNode: Nullable(Type.String()),
+  error: Nullable(Type.String()),
+  totalTokens: Type.Integer(),
+  totalCostUsd: Type.Number(),
+  startedAt: Nullable(DateTime()),
+  completedAt: Nullable(DateTime()),
+  createdAt: DateTime(),
+  updatedAt: DateTime(),
+});
+
+export const WorkflowRunEvent = StrictObject({
+  id: Type.Integer(),
+  type: Type.String(),
+  nodeId: Nullable(Type.String()),
+  actor: Nullable(Type.String()),
+  payload: Type.Unsafe<Record<string, unknown>>({ type: 'object' }),
+  createdAt: DateTime(),
+});
+
+export const runSchemas = { WorkflowRun, WorkflowRunEvent };
+
+export function runView(run: RunRecord): Static<typeof WorkflowRun> {
   return {
     runId: run.id,
     workflowName: run.workflowName,
@@ -23,7 +59,7 @@ export function runView(run: WorkflowRun) {
   };
 }
 
-export function runEventView(event: RunEvent) {
+export function runEventView(event: RunEvent): Static<typeof WorkflowRunEvent> {
   return {
     id: event.id,
     type: event.type,
@@ -33,42 +69,3 @@ export function runEventView(event: RunEvent) {
     createdAt: event.createdAt,
   };
 }
-
-const nullableText = { type: 'string', nullable: true };
-
-export const runSchemas = {
-  WorkflowRun: {
-    type: 'object',
-    required: ['runId', 'workflowName', 'status', 'createdAt'],
-    properties: {
-      runId: { type: 'string' },
-      workflowName: { type: 'string' },
-      status: { type: 'string', enum: [...RUN_STATUSES] },
-      message: nullableText,
-      conversationId: nullableText,
-      codebaseId: nullableText,
-      isolationEnvironmentId: nullableText,
-      workerPlatformId: nullableText,
-      currentNode: nullableText,
-      error: nullableText,
-      totalTokens: { type: 'integer' },
-      totalCostUsd: { type: 'number' },
-      startedAt: { ...nullableText, format: 'date-time' },
-      completedAt: { ...nullableText, format: 'date-time' },
-      createdAt: { type: 'string', format: 'date-time' },
-      updatedAt: { type: 'string', format: 'date-time' },
-    },
-  },
-  WorkflowRunEvent: {
-    type: 'object',
-    required: ['id', 'type', 'createdAt'],
-    properties: {
-      id: { type: 'integer' },
-      type: { type: 'string' },
-      nodeId: nullableText,
-      actor: nullableText,
-      payload: { type: 'object' },
-      createdAt: { type: 'string', format: 'date-time' },
-    },
-  },
-};

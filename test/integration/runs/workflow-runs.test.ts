@@ -11,6 +11,7 @@ import { testServiceContext } from '../../support/service-context.js';
 import { startTestWorkers, type RunningTestWorkers } from '../../support/temporal.js';
 import { makeTempDir } from '../../support/temp-dirs.js';
 import { jsonClient } from '../../support/json-client.js';
+import { encodeCursor } from '../../../api/http/index.js';
 import YAML from 'yaml';
 import { createRun, transitionRun } from '../../../db/repositories/workflow-runs.js';
 import { reconcileRuns } from '../../../services/runs/reconcile-runs.js';
@@ -339,6 +340,37 @@ for (const kind of databaseKinds()) {
       }
       const byWorker = await call<{ run: Run }>('GET', `/api/workflows/runs/by-worker/${conversation.id}`);
       expect(byWorker.body.run.runId).to.equal(run.runId);
+    });
+
+    it('pages run lists by cursor, and refuses a forged cursor whose date is not an ISO instant', async () => {
+      const made = [];
+      for (const message of ['first', 'second', 'third']) {
+        made.push(await createRun(test.db.knex, { workflowName: 'gated', definition: {}, message }));
+      }
+      // Lists are newest first by (createdAt, id): runs made in the same millisecond go by id.
+      const newestFirst = made
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || (b.id < a.id ? -1 : 1))
+        .map((run) => run.id);
+      for (const path of ['/api/workflows/runs', '/api/dashboard/runs']) {
+        const first = (await call<{ items: Run[]; nextCursor?: string }>('GET', `${path}?limit=2`)).body;
+        expect(first.nextCursor, path).to.be.a('string');
+        const next = await call<{ items: Run[]; nextCursor?: string }>(
+          'GET',
+          `${path}?limit=2&cursor=${encodeURIComponent(first.nextCursor!)}`,
+        );
+        expect(
+          [...first.items, ...next.body.items].map((item) => item.runId),
+          path,
+        ).to.deep.equal(newestFirst);
+        expect(next.body.nextCursor, path).to.equal(undefined);
+
+        for (const date of ['not-a-date', 'yesterday', '2024-01-01']) {
+          const forged = encodeCursor([date, made[0]!.id]);
+          const answer = await call<{ code: string }>('GET', `${path}?cursor=${encodeURIComponent(forged)}`);
+          expect(answer.status, `${path} ${date}`).to.equal(400);
+          expect(answer.body.code, `${path} ${date}`).to.equal('invalid_cursor');
+        }
+      }
     });
 
     it('reconciles: starts a run that never started, fails one whose execution is gone, stops one that outlived its cancel', async () => {

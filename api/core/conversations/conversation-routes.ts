@@ -1,11 +1,15 @@
 import {
+  ComponentRef,
   decodeCursor,
   defineRoute,
   defineRoutes,
   encodeCursor,
   nextPageLink,
   nextPageLinkHeader,
+  pageLimit,
   pageQueryProperties,
+  StrictObject,
+  Type,
   type RouteDefinition,
 } from '../../http/index.js';
 import type { ServiceContext } from '../../../services/context.js';
@@ -18,16 +22,16 @@ import {
 } from '../../../services/conversations/conversations.js';
 import type { ConversationPosition } from '../../../db/repositories/conversations.js';
 import { conversationWire } from '../../../domain/conversations/wire.js';
+import { Conversation } from './conversation-schemas.js';
 
-export const conversationParams = {
-  type: 'object',
-  properties: { id: { type: 'string', minLength: 1, maxLength: 255 } },
-  required: ['id'],
-};
-const conversationRef = { $ref: '#/components/schemas/Conversation' };
+export const conversationParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
+const conversationRef = ComponentRef('Conversation', Conversation);
+const codebaseIdField = Type.String({ minLength: 1, maxLength: 64 });
 
 /** The list's body stays the spec's plain array; the next page is announced in a Link header. */
 const LIST_PAGE = { default: 50, max: 200 };
+// `limit` is wrapped in Type.Optional, as every defaulted query field: clients need not send it.
+const { limit: listLimit, cursor: listCursor } = pageQueryProperties(LIST_PAGE);
 
 function positionOf(cursor: string | undefined): ConversationPosition | undefined {
   if (cursor === undefined) return undefined;
@@ -38,9 +42,7 @@ function positionOf(cursor: string | undefined): ConversationPosition | undefine
 /** Create, list, read, rename and soft-delete conversations. */
 export function conversationRoutes(context: ServiceContext): RouteDefinition[] {
   return defineRoutes(
-    defineRoute<{
-      query: { codebase_id?: string; include_deleted?: boolean; limit: number; cursor?: string };
-    }>({
+    defineRoute({
       method: 'GET',
       path: '/api/conversations',
       operationId: 'listConversations',
@@ -50,41 +52,37 @@ export function conversationRoutes(context: ServiceContext): RouteDefinition[] {
         '`Link: <...>; rel="next"`: follow it (or pass its `cursor`) for the next page. A conversation active ' +
         'while you page moves to the front of the list, where the first page shows it.',
       tags: ['conversations'],
-      query: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          codebase_id: { type: 'string', minLength: 1, maxLength: 64 },
-          include_deleted: {
-            type: 'boolean',
-            default: false,
-            description: 'include soft-deleted conversations',
-          },
-          ...pageQueryProperties(LIST_PAGE),
-        },
-      },
+      query: StrictObject({
+        codebase_id: Type.Optional(codebaseIdField),
+        include_deleted: Type.Optional(
+          Type.Boolean({ default: false, description: 'include soft-deleted conversations' }),
+        ),
+        limit: Type.Optional(listLimit),
+        cursor: listCursor,
+      }),
       responses: {
         200: {
           description: 'a page of conversations',
-          schema: { type: 'array', items: conversationRef },
+          schema: Type.Array(conversationRef),
           headers: { Link: nextPageLinkHeader },
         },
       },
       handler: async ({ query, ctx }) => {
+        const limit = pageLimit(query.limit, LIST_PAGE);
         const page = await listConversations(context, {
           codebaseId: query.codebase_id,
           includeDeleted: query.include_deleted,
           after: positionOf(query.cursor),
-          limit: query.limit,
+          limit,
         });
         const next = page.next && encodeCursor([page.next.lastActivityAt, page.next.id]);
         return {
           body: page.items.map(conversationWire),
-          headers: next ? { Link: nextPageLink(ctx, { cursor: next, limit: query.limit }) } : undefined,
+          headers: next ? { Link: nextPageLink(ctx, { cursor: next, limit }) } : undefined,
         };
       },
     }),
-    defineRoute<{ params: { id: string } }>({
+    defineRoute({
       method: 'GET',
       path: '/api/conversations/{id}',
       operationId: 'getConversation',
@@ -94,21 +92,17 @@ export function conversationRoutes(context: ServiceContext): RouteDefinition[] {
       responses: { 200: { description: 'the conversation', schema: conversationRef } },
       handler: async ({ params }) => ({ body: conversationWire(await getConversation(context, params.id)) }),
     }),
-    defineRoute<{ body: { codebase_id?: string; title?: string } | undefined }>({
+    defineRoute({
       method: 'POST',
       path: '/api/conversations',
       operationId: 'createConversation',
       summary: 'Start a conversation, optionally scoped to a codebase',
       description: 'Its turns run in a worktree of the codebase of their own (`cairn/thread-<hash>`).',
       tags: ['conversations'],
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          codebase_id: { type: 'string', minLength: 1, maxLength: 64 },
-          title: { type: 'string', minLength: 1, maxLength: 500 },
-        },
-      },
+      body: StrictObject({
+        codebase_id: Type.Optional(codebaseIdField),
+        title: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+      }),
       bodyRequired: false,
       responses: { 201: { description: 'the new conversation', schema: conversationRef } },
       handler: async ({ body }) => {
@@ -123,25 +117,20 @@ export function conversationRoutes(context: ServiceContext): RouteDefinition[] {
         };
       },
     }),
-    defineRoute<{ params: { id: string }; body: { title: string } }>({
+    defineRoute({
       method: 'PATCH',
       path: '/api/conversations/{id}',
       operationId: 'renameConversation',
       summary: 'Rename a conversation',
       tags: ['conversations'],
       params: conversationParams,
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['title'],
-        properties: { title: { type: 'string', minLength: 1, maxLength: 500, pattern: '\\S' } },
-      },
+      body: StrictObject({ title: Type.String({ minLength: 1, maxLength: 500, pattern: '\\S' }) }),
       responses: { 200: { description: 'the renamed conversation', schema: conversationRef } },
       handler: async ({ params, body }) => ({
         body: conversationWire(await renameConversation(context, params.id, body.title)),
       }),
     }),
-    defineRoute<{ params: { id: string } }>({
+    defineRoute({
       method: 'DELETE',
       path: '/api/conversations/{id}',
       operationId: 'deleteConversation',

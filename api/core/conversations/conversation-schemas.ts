@@ -1,78 +1,65 @@
-import type { JsonSchema } from '../../http/index.js';
-import { pageSchema } from '../../http/index.js';
+import { ComponentRef, Nullable, pageSchema, StrictObject, Type } from '../../http/index.js';
 
-const nullableText = { type: 'string', nullable: true };
+const DateTime = () => Type.String({ format: 'date-time' });
 
-const conversation: JsonSchema = {
-  type: 'object',
-  required: ['id', 'platform', 'platform_conversation_id', 'codebase_id', 'title', 'deleted', 'created_at'],
-  properties: {
-    id: { type: 'string' },
-    platform: { type: 'string', description: 'web, or the chat or code-host platform it came from' },
-    platform_conversation_id: {
-      type: 'string',
-      description: 'the `{id}` of the conversation endpoints and its stream',
-    },
-    codebase_id: nullableText,
-    title: nullableText,
-    isolation_environment_id: { ...nullableText, description: 'the worktree its turns run in, once created' },
-    deleted: { type: 'boolean' },
-    deleted_at: { ...nullableText, format: 'date-time' },
-    last_activity_at: { type: 'string', format: 'date-time' },
-    created_at: { type: 'string', format: 'date-time' },
-    updated_at: { type: 'string', format: 'date-time' },
-  },
-};
+/**
+ * One of these strings, written as a single `enum` as the OpenAPI document has always shown it
+ * (a union of literals would read as an anyOf of one-value enums).
+ */
+function StringEnum<const V extends string>(values: readonly V[], options: { description?: string } = {}) {
+  return Type.Unsafe<V>({ type: 'string', enum: [...values], ...options });
+}
+/** The same, or null: a nullable enum lists null among its values, so Nullable() cannot make one. */
+function NullableStringEnum<const V extends string>(values: readonly V[], options: { description?: string }) {
+  return Type.Unsafe<V | null>({ type: ['string', 'null'], enum: [...values, null], ...options });
+}
 
-const message: JsonSchema = {
-  type: 'object',
-  required: ['id', 'conversation_id', 'role', 'content', 'created_at'],
-  properties: {
-    id: { type: 'integer', description: 'increases with arrival' },
-    conversation_id: { type: 'string' },
-    role: { type: 'string', enum: ['user', 'assistant', 'tool', 'system', 'error'] },
-    content: { type: 'string' },
-    metadata: {
-      type: 'object',
-      description: 'kind (text, tool_call, tool_result, session, error) and its details',
-    },
-    turn_status: {
-      type: 'string',
-      nullable: true,
-      enum: ['queued', 'running', 'completed', 'failed', null],
-      description: 'user messages only: the state of the turn answering it',
-    },
-    reply_to_message_id: {
-      type: 'integer',
-      nullable: true,
-      description: 'output rows: the user message they answer',
-    },
-    created_at: { type: 'string', format: 'date-time' },
-  },
-};
+export const Conversation = StrictObject({
+  id: Type.String(),
+  platform: Type.String({ description: 'web, or the chat or code-host platform it came from' }),
+  platform_conversation_id: Type.String({
+    description: 'the `{id}` of the conversation endpoints and its stream',
+  }),
+  codebase_id: Nullable(Type.String()),
+  title: Nullable(Type.String()),
+  isolation_environment_id: Nullable(
+    Type.String({ description: 'the worktree its turns run in, once created' }),
+  ),
+  deleted: Type.Boolean(),
+  deleted_at: Nullable(DateTime()),
+  last_activity_at: DateTime(),
+  created_at: DateTime(),
+  updated_at: DateTime(),
+});
 
-const messageAccepted: JsonSchema = {
-  type: 'object',
-  required: ['message_id', 'conversation_id', 'status', 'position'],
-  properties: {
-    message_id: { type: 'integer' },
-    conversation_id: { type: 'string' },
-    status: {
-      type: 'string',
-      enum: ['started', 'queued'],
-      description:
-        'started: its turn begins now; queued: it waits for an earlier turn or a free assistant session',
-    },
-    position: {
-      type: 'integer',
-      description: 'queued only: waiting messages accepted before it, plus one (0 when started)',
-    },
-  },
-};
+export const Message = StrictObject({
+  id: Type.Integer({ description: 'increases with arrival' }),
+  conversation_id: Type.String(),
+  role: StringEnum(['user', 'assistant', 'tool', 'system', 'error']),
+  content: Type.String(),
+  metadata: Type.Unsafe<Record<string, unknown>>({
+    type: 'object',
+    description: 'kind (text, tool_call, tool_result, session, error) and its details',
+  }),
+  turn_status: NullableStringEnum(['queued', 'running', 'completed', 'failed'], {
+    description: 'user messages only: the state of the turn answering it',
+  }),
+  reply_to_message_id: Nullable(Type.Integer({ description: 'output rows: the user message they answer' })),
+  created_at: DateTime(),
+});
 
-export const conversationSchemas = {
-  Conversation: conversation,
-  Message: message,
-  MessagePage: pageSchema({ $ref: '#/components/schemas/Message' }),
-  MessageAccepted: messageAccepted,
-};
+export const MessagePage = pageSchema(ComponentRef('Message', Message));
+
+export const MessageAccepted = StrictObject({
+  message_id: Type.Integer(),
+  conversation_id: Type.String(),
+  status: StringEnum(['started', 'queued'], {
+    description:
+      'started: its turn begins now; queued: it waits for an earlier turn or a free assistant session',
+  }),
+  position: Type.Integer({
+    description: 'queued only: waiting messages accepted before it, plus one (0 when started)',
+  }),
+});
+
+export const conversationSchemas = { Conversation, Message, MessagePage, MessageAccepted };

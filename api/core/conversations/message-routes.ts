@@ -1,15 +1,20 @@
 import {
+  ComponentRef,
   decodeCursor,
   defineRoute,
   defineRoutes,
   encodeCursor,
+  pageLimit,
   pageQueryProperties,
+  StrictObject,
+  Type,
   type RouteDefinition,
 } from '../../http/index.js';
 import type { ServiceContext } from '../../../services/context.js';
 import { listMessages, postMessage, type TurnDispatch } from '../../../services/conversations/messages.js';
 import { messageWire } from '../../../domain/conversations/wire.js';
 import { conversationParams } from './conversation-routes.js';
+import { MessageAccepted, MessagePage } from './conversation-schemas.js';
 
 export interface MessageRouteDependencies extends TurnDispatch {
   context: ServiceContext;
@@ -17,11 +22,13 @@ export interface MessageRouteDependencies extends TurnDispatch {
 
 export const MAX_MESSAGE_LENGTH = 200_000;
 const PAGE = { default: 50, max: 500 };
+// `limit` is wrapped in Type.Optional, as every defaulted query field: clients need not send it.
+const { limit: pageSize, before } = pageQueryProperties({ ...PAGE, cursorField: 'before' });
 
 export function messageRoutes(deps: MessageRouteDependencies): RouteDefinition[] {
   const { context } = deps;
   return defineRoutes(
-    defineRoute<{ params: { id: string }; query: { limit: number; before?: string } }>({
+    defineRoute({
       method: 'GET',
       path: '/api/conversations/{id}/messages',
       operationId: 'listMessages',
@@ -31,20 +38,19 @@ export function messageRoutes(deps: MessageRouteDependencies): RouteDefinition[]
         'arriving meanwhile never shift or repeat a page.',
       tags: ['conversations'],
       params: conversationParams,
-      query: {
-        type: 'object',
-        additionalProperties: false,
-        properties: pageQueryProperties({ ...PAGE, cursorField: 'before' }),
-      },
+      query: StrictObject({ limit: Type.Optional(pageSize), before }),
       responses: {
-        200: { description: 'a page of messages', schema: { $ref: '#/components/schemas/MessagePage' } },
+        200: { description: 'a page of messages', schema: ComponentRef('MessagePage', MessagePage) },
       },
       handler: async ({ params, query }) => {
         const beforeId =
           query.before === undefined
             ? undefined
             : (decodeCursor(query.before, ['number'], 'before')[0] as number);
-        const page = await listMessages(context, params.id, { beforeId, limit: query.limit });
+        const page = await listMessages(context, params.id, {
+          beforeId,
+          limit: pageLimit(query.limit, PAGE),
+        });
         return {
           body: {
             items: page.items.map(messageWire),
@@ -53,7 +59,7 @@ export function messageRoutes(deps: MessageRouteDependencies): RouteDefinition[]
         };
       },
     }),
-    defineRoute<{ params: { id: string }; body: { message: string } }>({
+    defineRoute({
       method: 'POST',
       path: '/api/conversations/{id}/message',
       operationId: 'sendMessage',
@@ -63,18 +69,13 @@ export function messageRoutes(deps: MessageRouteDependencies): RouteDefinition[]
         'most MAX_CONCURRENT_CONVERSATIONS at once; the rest wait.',
       tags: ['conversations'],
       params: conversationParams,
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['message'],
-        properties: {
-          message: { type: 'string', minLength: 1, maxLength: MAX_MESSAGE_LENGTH, pattern: '\\S' },
-        },
-      },
+      body: StrictObject({
+        message: Type.String({ minLength: 1, maxLength: MAX_MESSAGE_LENGTH, pattern: '\\S' }),
+      }),
       responses: {
         202: {
           description: 'stored; its turn started or is queued',
-          schema: { $ref: '#/components/schemas/MessageAccepted' },
+          schema: ComponentRef('MessageAccepted', MessageAccepted),
         },
       },
       handler: async ({ params, body, log }) => {

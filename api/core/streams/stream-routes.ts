@@ -1,4 +1,4 @@
-import { defineRoute, defineRoutes, type RouteDefinition } from '../../http/index.js';
+import { defineRoute, defineRoutes, StrictObject, Type, type RouteDefinition } from '../../http/index.js';
 import { lastEventIdOf, openEventStream } from '../../http/sse.js';
 import type { JournalEvent } from '../../../db/repositories/events.js';
 import type { ServiceContext } from '../../../services/context.js';
@@ -18,7 +18,7 @@ function frameOf(event: JournalEvent) {
 /** Server-Sent Events tailing the journal: one conversation's events, or every workflow event. */
 export function streamRoutes(deps: StreamRouteDependencies): RouteDefinition[] {
   return defineRoutes(
-    defineRoute<{ params: { conversationId: string }; query: { lastEventId?: string } }>({
+    defineRoute({
       method: 'GET',
       path: '/api/stream/{conversationId}',
       operationId: 'streamConversation',
@@ -28,27 +28,17 @@ export function streamRoutes(deps: StreamRouteDependencies): RouteDefinition[] {
         'Last-Event-ID (or `?lastEventId=`) to receive everything missed, including events written by other processes ' +
         'or before a restart. Without either, the stream starts with the next event. A comment line is sent every 15 s.',
       tags: ['streams'],
-      params: {
-        type: 'object',
-        required: ['conversationId'],
-        properties: { conversationId: { type: 'string', minLength: 1, maxLength: 255 } },
-      },
-      query: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          lastEventId: {
-            type: 'string',
-            maxLength: 20,
-            description: 'alternative to the Last-Event-ID header',
-          },
-        },
-      },
+      params: Type.Object({ conversationId: Type.String({ minLength: 1, maxLength: 255 }) }),
+      query: StrictObject({
+        lastEventId: Type.Optional(
+          Type.String({ maxLength: 20, description: 'alternative to the Last-Event-ID header' }),
+        ),
+      }),
       responses: {
         200: {
           description: 'the event stream',
           contentType: 'text/event-stream',
-          schema: { type: 'string' },
+          schema: Type.String(),
         },
       },
       handler: async ({ params, query, ctx }) => {

@@ -64,7 +64,9 @@ function parameters(schema: JsonSchema | undefined, location: 'path' | 'query', 
     return {
       name,
       in: location,
-      required: location === 'path' || required.has(name),
+      // A query value with a default is required by the schema (so handlers get it typed as
+      // present) but not of the client: the validator fills it in.
+      required: location === 'path' || (required.has(name) && property.default === undefined),
       ...(description === undefined ? {} : { description }),
       ...(deprecated === undefined ? {} : { deprecated }),
       schema: rest,

@@ -2,10 +2,11 @@ import { PassThrough } from 'node:stream';
 import { expect } from 'chai';
 import { createLogger } from '../../../config/logger.js';
 import {
+  ComponentRef,
   createHttpApp,
-  defineRoute,
   HttpProblem,
   toHttpProblem,
+  Type,
   type RouteDefinition,
 } from '../../../api/http/index.js';
 import { normalizeRoutes, toRouterPath } from '../../../api/http/route.js';
@@ -13,8 +14,9 @@ import { startSampleServer, waitForLogLine } from './sample-app.js';
 
 const silent = createLogger({ level: 'silent' });
 
+/** A route of any shape, broken on purpose by the overrides: registration is what is checked. */
 function route(overrides: Partial<RouteDefinition>): RouteDefinition {
-  return defineRoute({
+  return {
     method: 'GET',
     path: '/api/things',
     operationId: 'listThings',
@@ -22,7 +24,7 @@ function route(overrides: Partial<RouteDefinition>): RouteDefinition {
     responses: { 200: { description: 'OK' } },
     handler: () => ({ body: [] }),
     ...overrides,
-  });
+  };
 }
 
 function build(routes: RouteDefinition[]): void {
@@ -47,14 +49,14 @@ describe('http kit: registration checks', () => {
   });
 
   it('refuses a params schema that does not match the path', () => {
-    const params = { type: 'object', properties: { slug: { type: 'string' } } };
+    const params = Type.Object({ slug: Type.String() });
     expect(() => build([route({ path: '/api/things/{id}', params })])).to.throw(
       /exactly the path parameters/,
     );
   });
 
   it('refuses a body on GET and DELETE', () => {
-    expect(() => build([route({ body: { type: 'object' } })])).to.throw(/cannot take a body/);
+    expect(() => build([route({ body: Type.Object({}) })])).to.throw(/cannot take a body/);
   });
 
   it('refuses duplicate operationIds and endpoints', () => {
@@ -65,9 +67,9 @@ describe('http kit: registration checks', () => {
   });
 
   it('fails at start-up on an unknown format or an unknown component', () => {
-    const query = { type: 'object', properties: { at: { type: 'string', format: 'no-such-format' } } };
+    const query = Type.Object({ at: Type.String({ format: 'no-such-format' }) });
     expect(() => build([route({ query })])).to.throw(/invalid query schema for route listThings/);
-    const body = { $ref: '#/components/schemas/Missing' };
+    const body = ComponentRef('Missing', Type.Object({}));
     expect(() => build([route({ method: 'POST', body })])).to.throw(/invalid body schema/);
   });
 

@@ -1,81 +1,68 @@
 import { captureLogs } from '../../support/logs.js';
 import { listen } from '../../support/http.js';
 import {
+  ComponentRef,
   createHttpApp,
   decodeCursor,
   defineRoute,
   defineRoutes,
   HttpProblem,
+  Nullable,
   page,
   pageLimit,
   pageQueryProperties,
   pageSchema,
   problemResponse,
+  StrictObject,
+  Type,
   type HttpAppOptions,
   type RouteDefinition,
+  type Static,
 } from '../../../api/http/index.js';
 
-export interface Item {
-  id: number;
-  name: string;
-  quantity: number;
-  tags?: string[];
-}
+const ItemSchema = StrictObject({
+  id: Type.Integer(),
+  name: Type.String(),
+  quantity: Type.Integer({ minimum: 0 }),
+  tags: Type.Optional(Type.Array(Type.String())),
+  note: Type.Optional(Nullable(Type.String({ examples: ['fragile'] }))),
+});
 
-const ITEM_REF = { $ref: '#/components/schemas/Item' };
-const ID_PARAMS = {
-  type: 'object',
-  properties: { id: { type: 'integer', minimum: 1, description: 'Item id.' } },
-  required: ['id'],
-  additionalProperties: false,
-};
+export type Item = Static<typeof ItemSchema>;
 
-export const sampleComponents = {
-  schemas: {
-    Item: {
-      type: 'object',
-      required: ['id', 'name', 'quantity'],
-      properties: {
-        id: { type: 'integer' },
-        name: { type: 'string' },
-        quantity: { type: 'integer', minimum: 0 },
-        tags: { type: 'array', items: { type: 'string' } },
-        note: { type: ['string', 'null'], examples: ['fragile'] },
-      },
-      additionalProperties: false,
-    },
-    NewItem: {
-      type: 'object',
-      required: ['name', 'quantity'],
-      properties: {
-        name: { type: 'string', minLength: 1, maxLength: 100 },
-        quantity: { type: 'integer', minimum: 0 },
-        kind: { const: 'widget' },
-        contact: { type: 'string', format: 'email' },
-        tags: { type: 'array', items: { type: 'string' }, maxItems: 5 },
-      },
-      additionalProperties: false,
-    },
-  },
-};
+const NewItemSchema = StrictObject({
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  quantity: Type.Integer({ minimum: 0 }),
+  // A bare `const` (no type), so the document shows the 3.0 form of it: a one-value enum.
+  kind: Type.Optional(Type.Unsafe<'widget'>({ const: 'widget' })),
+  contact: Type.Optional(Type.String({ format: 'email' })),
+  tags: Type.Optional(Type.Array(Type.String(), { maxItems: 5 })),
+});
+
+const ITEM_REF = ComponentRef('Item', ItemSchema);
+const ID_PARAMS = StrictObject({ id: Type.Integer({ minimum: 1, description: 'Item id.' }) });
+const LIST_PAGE = { default: 2, max: 50 };
+const ItemPage = StrictObject({
+  ...pageSchema(ITEM_REF).properties,
+  limit: Type.Integer(),
+  verbose: Type.Boolean(),
+});
+
+export const sampleComponents = { schemas: { Item: ItemSchema, NewItem: NewItemSchema } };
 
 /** A small in-memory item store behind a route table that exercises the kit. */
 export function sampleRoutes(items: Map<number, Item>): RouteDefinition[] {
   return defineRoutes(
-    defineRoute<{ query: { limit?: number; cursor?: string; verbose?: boolean } }>({
+    defineRoute({
       method: 'GET',
       path: '/api/items',
       operationId: 'listItems',
       summary: 'List items',
       tags: ['items'],
-      query: {
-        type: 'object',
-        properties: { ...pageQueryProperties({ default: 2, max: 50 }), verbose: { type: 'boolean' } },
-        additionalProperties: false,
-      },
-      responses: { 200: { description: 'A page of items', schema: pageSchema(ITEM_REF) } },
+      query: StrictObject({ ...pageQueryProperties(LIST_PAGE), verbose: Type.Optional(Type.Boolean()) }),
+      responses: { 200: { description: 'A page of items', schema: ItemPage } },
       handler: ({ query }) => {
-        const limit = pageLimit(query.limit, { default: 2, max: 50 });
+        const limit = pageLimit(query.limit, LIST_PAGE);
         const after = query.cursor === undefined ? 0 : (decodeCursor(query.cursor, ['number'])[0] as number);
         const rows = [...items.values()].filter((item) => item.id > after).slice(0, limit + 1);
         return {
@@ -89,17 +76,13 @@ export function sampleRoutes(items: Map<number, Item>): RouteDefinition[] {
       operationId: 'searchItems',
       summary: 'Search items by name',
       tags: ['items'],
-      query: {
-        type: 'object',
-        properties: { q: { type: 'string', minLength: 1 } },
-        required: ['q'],
-      },
-      responses: { 200: { description: 'Matches', schema: { type: 'array', items: ITEM_REF } } },
+      query: Type.Object({ q: Type.String({ minLength: 1 }) }),
+      responses: { 200: { description: 'Matches', schema: Type.Array(ITEM_REF) } },
       handler: ({ query }) => ({
-        body: [...items.values()].filter((item) => item.name.includes(String(query.q))),
+        body: [...items.values()].filter((item) => item.name.includes(query.q)),
       }),
     }),
-    defineRoute<{ params: { id: number } }>({
+    defineRoute({
       method: 'GET',
       path: '/api/items/{id}',
       operationId: 'getItem',
@@ -113,13 +96,13 @@ export function sampleRoutes(items: Map<number, Item>): RouteDefinition[] {
         return { body: item };
       },
     }),
-    defineRoute<{ body: Omit<Item, 'id'> }>({
+    defineRoute({
       method: 'POST',
       path: '/api/items',
       operationId: 'createItem',
       summary: 'Create an item',
       tags: ['items'],
-      body: { $ref: '#/components/schemas/NewItem' },
+      body: ComponentRef('NewItem', NewItemSchema),
       responses: { 201: { description: 'Created', schema: ITEM_REF } },
       handler: ({ body }) => {
         const id = Math.max(0, ...items.keys()) + 1;
@@ -128,20 +111,20 @@ export function sampleRoutes(items: Map<number, Item>): RouteDefinition[] {
         return { status: 201, body: item, headers: { Location: `/api/items/${id}` } };
       },
     }),
-    defineRoute<{ params: { id: number }; body?: { note?: string } }>({
+    defineRoute({
       method: 'POST',
       path: '/api/items/{id}/reserve',
       operationId: 'reserveItem',
       summary: 'Reserve an item',
       params: ID_PARAMS,
-      body: { type: 'object', properties: { note: { type: 'string' } }, additionalProperties: false },
+      body: StrictObject({ note: Type.Optional(Type.String()) }),
       bodyRequired: false,
       responses: { 202: { description: 'Reserved' }, 409: problemResponse('Already reserved') },
       handler: ({ params }) => {
         throw HttpProblem.conflict(`Item ${params.id} is already reserved.`, { currentState: 'reserved' });
       },
     }),
-    defineRoute<{ params: { id: number } }>({
+    defineRoute({
       method: 'DELETE',
       path: '/api/items/{id}',
       operationId: 'deleteItem',
@@ -169,7 +152,7 @@ export function sampleRoutes(items: Map<number, Item>): RouteDefinition[] {
       operationId: 'raw',
       summary: 'Writes the response itself',
       responses: {
-        200: { description: 'Plain text', contentType: 'text/plain', schema: { type: 'string' } },
+        200: { description: 'Plain text', contentType: 'text/plain', schema: Type.String() },
       },
       handler: ({ ctx }) => {
         ctx.type = 'text/plain';

@@ -1,4 +1,5 @@
 import {
+  ComponentRef,
   decodeCursor,
   defineRoute,
   defineRoutes,
@@ -7,6 +8,8 @@ import {
   nextPageLinkHeader,
   pageQueryProperties,
   problemResponse,
+  StrictObject,
+  Type,
   type RouteDefinition,
 } from '../../http/index.js';
 import type { CodebasePosition } from '../../../db/repositories/codebases.js';
@@ -20,7 +23,7 @@ import {
 import { registerCodebase } from '../../../services/codebases/register-codebase.js';
 import { changeCodebase } from '../../../services/codebases/codebase-settings.js';
 import { deleteCodebaseById } from '../../../services/codebases/delete-codebase.js';
-import { codebaseView, environmentView } from './codebase-view.js';
+import { Codebase, codebaseView, environmentView, IsolationEnvironment } from './codebase-view.js';
 import { requestActor } from './actor.js';
 
 export interface CodebaseRouteDependencies {
@@ -28,15 +31,43 @@ export interface CodebaseRouteDependencies {
   temporal: TemporalAccess;
 }
 
-const idParams = {
-  type: 'object',
-  properties: { id: { type: 'string', minLength: 1, maxLength: 64 } },
-  required: ['id'],
-};
-const codebaseRef = { $ref: '#/components/schemas/Codebase' };
+const idParams = StrictObject({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const codebaseRef = ComponentRef('Codebase', Codebase);
 
 /** The list's body stays the spec's plain array; the next page is announced in a Link header. */
 const LIST_PAGE = { default: 50, max: 200 };
+
+const registration = StrictObject(
+  {
+    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+    path: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+    allowEnvKeys: Type.Optional(Type.Boolean({ default: false })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  },
+  {
+    oneOf: [
+      { required: ['url'], not: { required: ['path'] } },
+      { required: ['path'], not: { required: ['url'] } },
+    ],
+  },
+);
+
+const codebaseChanges = StrictObject(
+  {
+    allowEnvKeys: Type.Optional(Type.Boolean()),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  },
+  { minProperties: 1 },
+);
+
+const deletionReport = StrictObject({
+  id: Type.String(),
+  deleted: Type.Boolean(),
+  cancelledRuns: Type.Integer(),
+  removedWorktrees: Type.Integer(),
+  removedWorkspace: Type.Boolean(),
+  failedWorktrees: Type.Array(StrictObject({ environmentId: Type.String(), error: Type.String() })),
+});
 
 function positionOf(cursor: string | undefined): CodebasePosition | undefined {
   if (cursor === undefined) return undefined;
@@ -47,7 +78,7 @@ function positionOf(cursor: string | undefined): CodebasePosition | undefined {
 export function codebaseRoutes(deps: CodebaseRouteDependencies): RouteDefinition[] {
   const context = deps.registration;
   return defineRoutes(
-    defineRoute<{ query: { limit: number; cursor?: string } }>({
+    defineRoute({
       method: 'GET',
       path: '/api/codebases',
       operationId: 'listCodebases',
@@ -56,11 +87,11 @@ export function codebaseRoutes(deps: CodebaseRouteDependencies): RouteDefinition
         `At most \`limit\` codebases (default ${LIST_PAGE.default}). When more follow, the response carries ` +
         '`Link: <...>; rel="next"`: follow it (or pass its `cursor`) for the next page.',
       tags: ['codebases'],
-      query: { type: 'object', additionalProperties: false, properties: pageQueryProperties(LIST_PAGE) },
+      query: StrictObject(pageQueryProperties(LIST_PAGE)),
       responses: {
         200: {
           description: 'a page of codebases',
-          schema: { type: 'array', items: codebaseRef },
+          schema: Type.Array(codebaseRef),
           headers: { Link: nextPageLinkHeader },
         },
       },
@@ -73,7 +104,7 @@ export function codebaseRoutes(deps: CodebaseRouteDependencies): RouteDefinition
         };
       },
     }),
-    defineRoute<{ params: { id: string } }>({
+    defineRoute({
       method: 'GET',
       path: '/api/codebases/{id}',
       operationId: 'getCodebase',
@@ -83,7 +114,7 @@ export function codebaseRoutes(deps: CodebaseRouteDependencies): RouteDefinition
       responses: { 200: { description: 'the codebase', schema: codebaseRef } },
       handler: async ({ params }) => ({ body: codebaseView(await existingCodebase(context, params.id)) }),
     }),
-    defineRoute<{ body: { url?: string; path?: string; allowEnvKeys?: boolean; name?: string } }>({
+    defineRoute({
       method: 'POST',
       path: '/api/codebases',
       operationId: 'registerCodebase',
@@ -93,20 +124,7 @@ export function codebaseRoutes(deps: CodebaseRouteDependencies): RouteDefinition
         '(a local git checkout). Registering the same repository again returns the existing codebase with 200. ' +
         'Assistant keys found in the repository env files block the registration (422) unless `allowEnvKeys` is true.',
       tags: ['codebases'],
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          url: { type: 'string', minLength: 1, maxLength: 2048 },
-          path: { type: 'string', minLength: 1, maxLength: 4096 },
-          allowEnvKeys: { type: 'boolean', default: false },
-          name: { type: 'string', minLength: 1, maxLength: 255 },
-        },
-        oneOf: [
-          { required: ['url'], not: { required: ['path'] } },
-          { required: ['path'], not: { required: ['url'] } },
-        ],
-      },
+      body: registration,
       responses: {
         200: { description: 'already registered', schema: codebaseRef },
         201: { description: 'registered', schema: codebaseRef },
@@ -128,7 +146,7 @@ export function codebaseRoutes(deps: CodebaseRouteDependencies): RouteDefinition
         };
       },
     }),
-    defineRoute<{ params: { id: string }; body: { allowEnvKeys?: boolean; name?: string } }>({
+    defineRoute({
       method: 'PATCH',
       path: '/api/codebases/{id}',
       operationId: 'updateCodebase',
@@ -137,21 +155,13 @@ export function codebaseRoutes(deps: CodebaseRouteDependencies): RouteDefinition
         'Each change of `allowEnvKeys` (a grant or a revoke) is written to the audit log at warn level.',
       tags: ['codebases'],
       params: idParams,
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        minProperties: 1,
-        properties: {
-          allowEnvKeys: { type: 'boolean' },
-          name: { type: 'string', minLength: 1, maxLength: 255 },
-        },
-      },
+      body: codebaseChanges,
       responses: { 200: { description: 'the updated codebase', schema: codebaseRef } },
       handler: async ({ params, body, ctx }) => ({
         body: codebaseView(await changeCodebase(context, params.id, body, requestActor(ctx))),
       }),
     }),
-    defineRoute<{ params: { id: string } }>({
+    defineRoute({
       method: 'DELETE',
       path: '/api/codebases/{id}',
       operationId: 'deleteCodebase',
@@ -163,32 +173,7 @@ export function codebaseRoutes(deps: CodebaseRouteDependencies): RouteDefinition
       responses: {
         200: {
           description: 'what was removed',
-          schema: {
-            type: 'object',
-            required: [
-              'id',
-              'deleted',
-              'cancelledRuns',
-              'removedWorktrees',
-              'removedWorkspace',
-              'failedWorktrees',
-            ],
-            properties: {
-              id: { type: 'string' },
-              deleted: { type: 'boolean' },
-              cancelledRuns: { type: 'integer' },
-              removedWorktrees: { type: 'integer' },
-              removedWorkspace: { type: 'boolean' },
-              failedWorktrees: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  required: ['environmentId', 'error'],
-                  properties: { environmentId: { type: 'string' }, error: { type: 'string' } },
-                },
-              },
-            },
-          },
+          schema: deletionReport,
         },
       },
       handler: async ({ params, ctx }) => {
@@ -201,7 +186,7 @@ export function codebaseRoutes(deps: CodebaseRouteDependencies): RouteDefinition
         return { body: { id, deleted: true, ...removed } };
       },
     }),
-    defineRoute<{ params: { id: string } }>({
+    defineRoute({
       method: 'GET',
       path: '/api/codebases/{id}/environments',
       operationId: 'listCodebaseEnvironments',
@@ -211,7 +196,7 @@ export function codebaseRoutes(deps: CodebaseRouteDependencies): RouteDefinition
       responses: {
         200: {
           description: 'environments',
-          schema: { type: 'array', items: { $ref: '#/components/schemas/IsolationEnvironment' } },
+          schema: Type.Array(ComponentRef('IsolationEnvironment', IsolationEnvironment)),
         },
       },
       handler: async ({ params }) => ({

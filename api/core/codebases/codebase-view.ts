@@ -1,8 +1,44 @@
-import type { Codebase } from '../../../db/repositories/codebases.js';
-import type { IsolationEnvironment } from '../../../db/repositories/isolation-environments.js';
+import { Nullable, StrictObject, Type, type Static } from '../../http/index.js';
+import type { Codebase as CodebaseRecord } from '../../../db/repositories/codebases.js';
+import type { IsolationEnvironment as EnvironmentRecord } from '../../../db/repositories/isolation-environments.js';
+
+const DateTime = () => Type.String({ format: 'date-time' });
+
+/** One of these strings, as a single `enum` (a union of literals would read as an anyOf in OpenAPI). */
+function StringEnum<const V extends string>(values: readonly V[]) {
+  return Type.Unsafe<V>({ type: 'string', enum: [...values] });
+}
+
+export const Codebase = StrictObject({
+  id: Type.String(),
+  name: Type.String(),
+  url: Nullable(Type.String({ description: 'the URL it was cloned from (credentials removed)' })),
+  path: Nullable(Type.String({ description: 'the local path it was registered with' })),
+  sourcePath: Type.String({ description: 'the managed checkout Cairn works from' }),
+  defaultBranch: Nullable(Type.String()),
+  allowEnvKeys: Type.Boolean({ description: 'consent to assistant keys in the repository env files' }),
+  createdAt: DateTime(),
+  updatedAt: DateTime(),
+});
+
+export const IsolationEnvironment = StrictObject({
+  id: Type.String(),
+  codebaseId: Type.String(),
+  kind: StringEnum(['thread', 'task', 'issue', 'pr', 'run']),
+  key: Type.String(),
+  branch: Type.String(),
+  baseBranch: Nullable(Type.String()),
+  path: Type.String(),
+  status: StringEnum(['active', 'destroying', 'destroyed']),
+  lastActivityAt: DateTime(),
+  createdAt: DateTime(),
+  destroyedAt: Nullable(DateTime()),
+});
+
+export const codebaseSchemas = { Codebase, IsolationEnvironment };
 
 /** A codebase as the API shows it; `path` is the local path it was registered with, if any. */
-export function codebaseView(codebase: Codebase) {
+export function codebaseView(codebase: CodebaseRecord): Static<typeof Codebase> {
   return {
     id: codebase.id,
     name: codebase.name,
@@ -16,7 +52,7 @@ export function codebaseView(codebase: Codebase) {
   };
 }
 
-export function environmentView(environment: IsolationEnvironment) {
+export function environmentView(environment: EnvironmentRecord): Static<typeof IsolationEnvironment> {
   return {
     id: environment.id,
     codebaseId: environment.codebaseId,
@@ -31,50 +67,3 @@ export function environmentView(environment: IsolationEnvironment) {
     destroyedAt: environment.destroyedAt,
   };
 }
-
-const nullableString = { type: 'string', nullable: true };
-
-export const codebaseSchemas = {
-  Codebase: {
-    type: 'object',
-    required: [
-      'id',
-      'name',
-      'url',
-      'path',
-      'sourcePath',
-      'defaultBranch',
-      'allowEnvKeys',
-      'createdAt',
-      'updatedAt',
-    ],
-    properties: {
-      id: { type: 'string' },
-      name: { type: 'string' },
-      url: { ...nullableString, description: 'the URL it was cloned from (credentials removed)' },
-      path: { ...nullableString, description: 'the local path it was registered with' },
-      sourcePath: { type: 'string', description: 'the managed checkout Cairn works from' },
-      defaultBranch: nullableString,
-      allowEnvKeys: { type: 'boolean', description: 'consent to assistant keys in the repository env files' },
-      createdAt: { type: 'string', format: 'date-time' },
-      updatedAt: { type: 'string', format: 'date-time' },
-    },
-  },
-  IsolationEnvironment: {
-    type: 'object',
-    required: ['id', 'codebaseId', 'kind', 'key', 'branch', 'path', 'status', 'lastActivityAt', 'createdAt'],
-    properties: {
-      id: { type: 'string' },
-      codebaseId: { type: 'string' },
-      kind: { type: 'string', enum: ['thread', 'task', 'issue', 'pr', 'run'] },
-      key: { type: 'string' },
-      branch: { type: 'string' },
-      baseBranch: nullableString,
-      path: { type: 'string' },
-      status: { type: 'string', enum: ['active', 'destroying', 'destroyed'] },
-      lastActivityAt: { type: 'string', format: 'date-time' },
-      createdAt: { type: 'string', format: 'date-time' },
-      destroyedAt: { type: 'string', format: 'date-time', nullable: true },
-    },
-  },
-};

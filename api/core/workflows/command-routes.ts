@@ -1,10 +1,22 @@
-import { defineRoute, defineRoutes, type RouteDefinition } from '../../http/index.js';
+import { defineRoute, defineRoutes, StrictObject, Type, type RouteDefinition } from '../../http/index.js';
 import type { ServiceContext } from '../../../services/context.js';
 import { listCommands } from '../../../services/workflow-definitions/command-catalog.js';
+import { ItemSource } from './workflow-routes.js';
+
+const CommandList = StrictObject({
+  commands: Type.Array(
+    StrictObject({
+      name: Type.String(),
+      source: ItemSource,
+      description: Type.Optional(Type.String()),
+      argumentHint: Type.Optional(Type.String()),
+    }),
+  ),
+});
 
 export function commandRoutes(deps: ServiceContext): RouteDefinition[] {
   return defineRoutes(
-    defineRoute<{ query: { cwd?: string } }>({
+    defineRoute({
       method: 'GET',
       path: '/api/commands',
       operationId: 'listCommands',
@@ -12,35 +24,8 @@ export function commandRoutes(deps: ServiceContext): RouteDefinition[] {
       description:
         'Lookup order: .cairn/commands/, then commands.folder, then the bundled commands; the first wins.',
       tags: ['workflows'],
-      query: {
-        type: 'object',
-        additionalProperties: false,
-        properties: { cwd: { type: 'string', minLength: 1, maxLength: 4096 } },
-      },
-      responses: {
-        200: {
-          description: 'the commands',
-          schema: {
-            type: 'object',
-            required: ['commands'],
-            properties: {
-              commands: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  required: ['name', 'source'],
-                  properties: {
-                    name: { type: 'string' },
-                    source: { type: 'string', enum: ['bundled', 'project'] },
-                    description: { type: 'string' },
-                    argumentHint: { type: 'string' },
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
+      query: StrictObject({ cwd: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })) }),
+      responses: { 200: { description: 'the commands', schema: CommandList } },
       handler: async ({ query }) => {
         const commands = (await listCommands(deps, query.cwd)).map(
           ({ name, source, description, argumentHint }) => ({

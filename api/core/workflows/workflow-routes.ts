@@ -1,4 +1,12 @@
-import { defineRoute, defineRoutes, type RouteDefinition } from '../../http/index.js';
+import {
+  ComponentRef,
+  defineRoute,
+  defineRoutes,
+  StrictObject,
+  Type,
+  type RouteDefinition,
+  type Static,
+} from '../../http/index.js';
 import type { ServiceContext } from '../../../services/context.js';
 import type { WorkflowEntry } from '../../../services/workflow-definitions/definition-files.js';
 import {
@@ -12,38 +20,53 @@ import {
 /** Names become file names: letters, digits, `.`, `_`, `-`, no `..`, no slashes. */
 export const ITEM_NAME_PATTERN = '^(?!.*\\.\\.)[A-Za-z0-9][A-Za-z0-9._-]{0,63}$';
 
-const nameParams = {
-  type: 'object',
-  required: ['name'],
-  properties: { name: { type: 'string', pattern: ITEM_NAME_PATTERN, description: 'the workflow name' } },
-};
-const cwdQuery = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    cwd: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 4096,
-      description: 'a registered codebase checkout or worktree',
-    },
-  },
-};
-const definitionBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['definition'],
-  properties: { definition: { description: 'the workflow definition (see docs/workflow-format.md)' } },
-};
-const lookupRef = { $ref: '#/components/schemas/WorkflowLookup' };
+/** Where a workflow or command was found; a single `enum` in OpenAPI, as it has always read. */
+export const ItemSource = Type.Unsafe<'bundled' | 'project'>({
+  type: 'string',
+  enum: ['bundled', 'project'],
+});
 
-function lookupView(entry: WorkflowEntry) {
+export const WorkflowLookup = StrictObject({
+  workflow: Type.Unsafe<Record<string, unknown>>({
+    type: 'object',
+    description: 'the definition as written',
+  }),
+  filename: Type.String(),
+  source: ItemSource,
+});
+
+export const WorkflowList = StrictObject({
+  workflows: Type.Array(ComponentRef('WorkflowLookup', WorkflowLookup)),
+  errors: Type.Optional(
+    Type.Array(StrictObject({ filename: Type.String(), source: Type.String(), error: Type.String() }), {
+      description: 'files that failed YAML parsing or validation; the others still load',
+    }),
+  ),
+});
+
+export const workflowSchemas = { WorkflowLookup, WorkflowList };
+
+const nameParams = StrictObject({
+  name: Type.String({ pattern: ITEM_NAME_PATTERN, description: 'the workflow name' }),
+});
+const cwd = Type.String({
+  minLength: 1,
+  maxLength: 4096,
+  description: 'a registered codebase checkout or worktree',
+});
+const cwdQuery = StrictObject({ cwd: Type.Optional(cwd) });
+const definitionBody = StrictObject({
+  definition: Type.Unknown({ description: 'the workflow definition (see docs/workflow-format.md)' }),
+});
+const lookupRef = ComponentRef('WorkflowLookup', WorkflowLookup);
+
+function lookupView(entry: WorkflowEntry): Static<typeof WorkflowLookup> {
   return { workflow: entry.workflow, filename: entry.filename, source: entry.source };
 }
 
 export function workflowDefinitionRoutes(deps: ServiceContext): RouteDefinition[] {
   return defineRoutes(
-    defineRoute<{ query: { cwd?: string } }>({
+    defineRoute({
       method: 'GET',
       path: '/api/workflows',
       operationId: 'listWorkflows',
@@ -51,16 +74,15 @@ export function workflowDefinitionRoutes(deps: ServiceContext): RouteDefinition[
       tags: ['workflows'],
       query: cwdQuery,
       responses: {
-        200: { description: 'the workflows', schema: { $ref: '#/components/schemas/WorkflowList' } },
+        200: { description: 'the workflows', schema: ComponentRef('WorkflowList', WorkflowList) },
       },
       handler: async ({ query }) => {
         const found = await listWorkflows(deps, query.cwd);
-        const body: Record<string, unknown> = { workflows: found.workflows.map(lookupView) };
-        if (found.errors.length > 0) body.errors = found.errors;
-        return { body };
+        const workflows = found.workflows.map(lookupView);
+        return { body: found.errors.length > 0 ? { workflows, errors: found.errors } : { workflows } };
       },
     }),
-    defineRoute<{ body: { definition: unknown } }>({
+    defineRoute({
       method: 'POST',
       path: '/api/workflows/validate',
       operationId: 'validateWorkflow',
@@ -70,16 +92,15 @@ export function workflowDefinitionRoutes(deps: ServiceContext): RouteDefinition[
       responses: {
         200: {
           description: 'the verdict',
-          schema: {
-            type: 'object',
-            required: ['valid'],
-            properties: { valid: { type: 'boolean' }, errors: { type: 'array', items: { type: 'string' } } },
-          },
+          schema: StrictObject({
+            valid: Type.Boolean(),
+            errors: Type.Optional(Type.Array(Type.String())),
+          }),
         },
       },
       handler: ({ body }) => ({ body: validateWorkflow(body.definition) }),
     }),
-    defineRoute<{ params: { name: string }; query: { cwd?: string } }>({
+    defineRoute({
       method: 'GET',
       path: '/api/workflows/{name}',
       operationId: 'getWorkflow',
@@ -92,14 +113,14 @@ export function workflowDefinitionRoutes(deps: ServiceContext): RouteDefinition[
         body: lookupView(await getWorkflow(deps, params.name, query.cwd)),
       }),
     }),
-    defineRoute<{ params: { name: string }; query: { cwd?: string }; body: { definition: unknown } }>({
+    defineRoute({
       method: 'PUT',
       path: '/api/workflows/{name}',
       operationId: 'saveWorkflow',
       summary: 'Create or replace a project workflow (.cairn/workflows/<name>.yaml under cwd)',
       tags: ['workflows'],
       params: nameParams,
-      query: { ...cwdQuery, required: ['cwd'] },
+      query: StrictObject({ cwd }),
       body: definitionBody,
       responses: {
         200: { description: 'replaced', schema: lookupRef },
@@ -108,13 +129,13 @@ export function workflowDefinitionRoutes(deps: ServiceContext): RouteDefinition[
       handler: async ({ params, query, body }) => {
         const saved = await saveWorkflow(deps, {
           name: params.name,
-          cwd: query.cwd!,
+          cwd: query.cwd,
           definition: body.definition,
         });
         return { status: saved.replaced ? 200 : 201, body: lookupView(saved.entry) };
       },
     }),
-    defineRoute<{ params: { name: string }; query: { cwd?: string } }>({
+    defineRoute({
       method: 'DELETE',
       path: '/api/workflows/{name}',
       operationId: 'deleteWorkflow',
@@ -130,33 +151,3 @@ export function workflowDefinitionRoutes(deps: ServiceContext): RouteDefinition[
     }),
   );
 }
-
-const lookup = {
-  type: 'object',
-  required: ['workflow', 'filename', 'source'],
-  properties: {
-    workflow: { type: 'object', description: 'the definition as written' },
-    filename: { type: 'string' },
-    source: { type: 'string', enum: ['bundled', 'project'] },
-  },
-};
-
-export const workflowSchemas = {
-  WorkflowLookup: lookup,
-  WorkflowList: {
-    type: 'object',
-    required: ['workflows'],
-    properties: {
-      workflows: { type: 'array', items: { $ref: '#/components/schemas/WorkflowLookup' } },
-      errors: {
-        type: 'array',
-        description: 'files that failed YAML parsing or validation; the others still load',
-        items: {
-          type: 'object',
-          required: ['filename', 'source', 'error'],
-          properties: { filename: { type: 'string' }, source: { type: 'string' }, error: { type: 'string' } },
-        },
-      },
-    },
-  },
-};

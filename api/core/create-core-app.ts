@@ -23,6 +23,8 @@ export interface CoreAppDependencies extends HealthDependencies {
   db: Database;
   logger: Logger;
   corsOrigin: string;
+  /** Check every JSON answer against its response schema (tests turn this on). */
+  validateResponses?: boolean;
   update: UpdateInfo;
   codebases: CodebaseRouteDependencies;
   conversations: {
@@ -71,6 +73,7 @@ export function createCoreApp(deps: CoreAppDependencies): HttpApp {
     },
     logger: deps.logger.child({ component: 'core-api' }),
     corsOrigin: deps.corsOrigin,
+    validateResponses: deps.validateResponses,
     openapiPaths: ['/api/openapi.json'],
   });
 }

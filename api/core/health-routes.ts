@@ -1,5 +1,5 @@
 import { defineRoute, defineRoutes, type RouteDefinition } from '../http/route.js';
-import { ComponentRef, StrictObject, Type } from '../http/schema.js';
+import { ComponentRef, StrictObject, StringEnum, Type } from '../http/schema.js';
 import type { ServiceContext } from '../../services/context.js';
 import { databaseReachable, serviceFigures, turnConcurrency } from '../../services/health/health.js';
 
@@ -12,7 +12,7 @@ export interface HealthDependencies {
 }
 
 const DATABASES = ['sqlite', 'postgres'] as const;
-const Database = Type.Union(DATABASES.map((name) => Type.Literal(name)));
+const Database = StringEnum(DATABASES);
 
 const concurrencyFields = {
   active: Type.Integer({ description: 'assistant turns running now' }),
@@ -21,7 +21,7 @@ const concurrencyFields = {
 };
 
 const DatabaseHealth = StrictObject({
-  status: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
+  status: StringEnum(['ok', 'error']),
   database: Database,
 });
 const DatabaseHealthRef = ComponentRef('DatabaseHealth', DatabaseHealth);
@@ -38,7 +38,7 @@ export function healthRoutes(context: ServiceContext, deps: HealthDependencies):
       responses: {
         200: {
           description: 'alive',
-          schema: StrictObject({ status: Type.Literal('ok') }),
+          schema: StrictObject({ status: StringEnum(['ok']) }),
         },
       },
       handler: () => ({ body: { status: 'ok' } }),
@@ -72,7 +72,7 @@ export function healthRoutes(context: ServiceContext, deps: HealthDependencies):
         200: {
           description: 'current figures',
           schema: StrictObject({
-            status: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
+            status: StringEnum(['ok', 'error']),
             ...concurrencyFields,
           }),
         },
@@ -94,7 +94,7 @@ export function healthRoutes(context: ServiceContext, deps: HealthDependencies):
         200: {
           description: 'service health',
           schema: StrictObject({
-            status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+            status: StringEnum(['ok', 'degraded']),
             adapter: Type.String({ description: 'the adapter serving this API (web)' }),
             adapters: Type.Array(Type.String(), { description: 'every adapter switched on' }),
             concurrency: StrictObject(concurrencyFields),

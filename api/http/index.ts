@@ -21,7 +21,18 @@ export {
   type OpenApiServer,
 } from './openapi.js';
 export { toOpenApiSchema } from './openapi-schema.js';
-export { ComponentRef, Nullable, StrictObject, Type, type Static, type TSchema } from './schema.js';
+export {
+  AnyObject,
+  ComponentRef,
+  DateTime,
+  Nullable,
+  NullableStringEnum,
+  StrictObject,
+  StringEnum,
+  Type,
+  type Static,
+  type TSchema,
+} from './schema.js';
 export {
   codeForStatus,
   HttpProblem,

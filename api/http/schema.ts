@@ -1,6 +1,7 @@
 import {
   Type,
   type ObjectOptions,
+  type SchemaOptions,
   type Static,
   type TProperties,
   type TSchema,
@@ -36,3 +37,26 @@ export function ComponentRef<T extends TSchema>(name: string, _component: T): TU
 export function StrictObject<T extends TProperties>(properties: T, options: ObjectOptions = {}) {
   return Type.Object(properties, { additionalProperties: false, ...options });
 }
+
+/**
+ * One of these strings, as a single `enum` (a union of literals would read as an anyOf of
+ * one-value enums in OpenAPI).
+ */
+export function StringEnum<const V extends string>(values: readonly V[], options: SchemaOptions = {}) {
+  return Type.Unsafe<V>({ ...options, type: 'string', enum: [...values] });
+}
+
+/** The same, or null: a nullable enum lists null among its values, so Nullable() cannot make one. */
+export function NullableStringEnum<const V extends string>(
+  values: readonly V[],
+  options: SchemaOptions = {},
+) {
+  return Type.Unsafe<V | null>({ ...options, type: ['string', 'null'], enum: [...values, null] });
+}
+
+/** An ISO 8601 instant, as toISOString writes it. */
+export const DateTime = (options: SchemaOptions = {}) => Type.String({ ...options, format: 'date-time' });
+
+/** A JSON object whose members the API does not describe (a definition as written, a payload). */
+export const AnyObject = (options: SchemaOptions = {}) =>
+  Type.Unsafe<Record<string, unknown>>({ ...options, type: 'object' });

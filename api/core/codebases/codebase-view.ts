@@ -1,13 +1,6 @@
-import { Nullable, StrictObject, Type, type Static } from '../../http/index.js';
+import { DateTime, Nullable, type Static, StrictObject, StringEnum, Type } from '../../http/index.js';
 import type { Codebase as CodebaseRecord } from '../../../db/repositories/codebases.js';
 import type { IsolationEnvironment as EnvironmentRecord } from '../../../db/repositories/isolation-environments.js';
-
-const DateTime = () => Type.String({ format: 'date-time' });
-
-/** One of these strings, as a single `enum` (a union of literals would read as an anyOf in OpenAPI). */
-function StringEnum<const V extends string>(values: readonly V[]) {
-  return Type.Unsafe<V>({ type: 'string', enum: [...values] });
-}
 
 export const Codebase = StrictObject({
   id: Type.String(),

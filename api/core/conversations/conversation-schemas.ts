@@ -1,18 +1,14 @@
-import { ComponentRef, Nullable, pageSchema, StrictObject, Type } from '../../http/index.js';
-
-const DateTime = () => Type.String({ format: 'date-time' });
-
-/**
- * One of these strings, written as a single `enum` as the OpenAPI document has always shown it
- * (a union of literals would read as an anyOf of one-value enums).
- */
-function StringEnum<const V extends string>(values: readonly V[], options: { description?: string } = {}) {
-  return Type.Unsafe<V>({ type: 'string', enum: [...values], ...options });
-}
-/** The same, or null: a nullable enum lists null among its values, so Nullable() cannot make one. */
-function NullableStringEnum<const V extends string>(values: readonly V[], options: { description?: string }) {
-  return Type.Unsafe<V | null>({ type: ['string', 'null'], enum: [...values, null], ...options });
-}
+import {
+  AnyObject,
+  ComponentRef,
+  DateTime,
+  Nullable,
+  NullableStringEnum,
+  pageSchema,
+  StrictObject,
+  StringEnum,
+  Type,
+} from '../../http/index.js';
 
 export const Conversation = StrictObject({
   id: Type.String(),
@@ -37,10 +33,7 @@ export const Message = StrictObject({
   conversation_id: Type.String(),
   role: StringEnum(['user', 'assistant', 'tool', 'system', 'error']),
   content: Type.String(),
-  metadata: Type.Unsafe<Record<string, unknown>>({
-    type: 'object',
-    description: 'kind (text, tool_call, tool_result, session, error) and its details',
-  }),
+  metadata: AnyObject({ description: 'kind (text, tool_call, tool_result, session, error) and its details' }),
   turn_status: NullableStringEnum(['queued', 'running', 'completed', 'failed'], {
     description: 'user messages only: the state of the turn answering it',
   }),

@@ -1,14 +1,15 @@
 import type { TObject } from '@sinclair/typebox';
 import {
+  DateTime,
   decodeCursor,
   encodeCursor,
   HttpProblem,
-  pageLimit,
-  pageQueryProperties,
-  Type,
   type Page,
+  pageLimit,
   type PageLimitOptions,
+  pageQueryProperties,
   type Static,
+  Type,
 } from '../../http/index.js';
 import { RUN_STATUSES, type RunStatus } from '../../../domain/runs/run-status.js';
 import type { RunKey, RunListFilter, RunPage } from '../../../services/runs/run-reads.js';
@@ -18,8 +19,8 @@ export const runFilterProperties = {
   status: Type.Optional(
     Type.String({ maxLength: 200, description: 'one status or several, comma-separated' }),
   ),
-  since: Type.Optional(Type.String({ format: 'date-time', description: 'created at or after' })),
-  until: Type.Optional(Type.String({ format: 'date-time', description: 'created before' })),
+  since: Type.Optional(DateTime({ description: 'created at or after' })),
+  until: Type.Optional(DateTime({ description: 'created before' })),
 };
 
 /** The page fields of a run listing; `limit` has a default, so clients may leave it out. */

@@ -1,12 +1,18 @@
-import { Nullable, StrictObject, Type, type Static } from '../../http/index.js';
+import {
+  AnyObject,
+  DateTime,
+  Nullable,
+  type Static,
+  StrictObject,
+  StringEnum,
+  Type,
+} from '../../http/index.js';
 import type { RunEvent } from '../../../db/repositories/run-events.js';
 import type { WorkflowRun as RunRecord } from '../../../db/repositories/workflow-runs.js';
-import { RUN_STATUSES, type RunStatus } from '../../../domain/runs/run-status.js';
-
-const DateTime = () => Type.String({ format: 'date-time' });
+import { RUN_STATUSES } from '../../../domain/runs/run-status.js';
 
 /** One `enum` of the statuses, as the OpenAPI document has always shown it (not an anyOf of literals). */
-const RunStatusSchema = Type.Unsafe<RunStatus>({ type: 'string', enum: [...RUN_STATUSES] });
+const RunStatusSchema = StringEnum(RUN_STATUSES);
 
 export const WorkflowRun = StrictObject({
   runId: Type.String(),
@@ -32,7 +38,7 @@ export const WorkflowRunEvent = StrictObject({
   type: Type.String(),
   nodeId: Nullable(Type.String()),
   actor: Nullable(Type.String()),
-  payload: Type.Unsafe<Record<string, unknown>>({ type: 'object' }),
+  payload: AnyObject(),
   createdAt: DateTime(),
 });
 

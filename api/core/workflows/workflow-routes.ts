@@ -1,11 +1,13 @@
 import {
+  AnyObject,
   ComponentRef,
   defineRoute,
   defineRoutes,
-  StrictObject,
-  Type,
   type RouteDefinition,
   type Static,
+  StrictObject,
+  StringEnum,
+  Type,
 } from '../../http/index.js';
 import type { ServiceContext } from '../../../services/context.js';
 import type { WorkflowEntry } from '../../../services/workflow-definitions/definition-files.js';
@@ -21,16 +23,10 @@ import {
 export const ITEM_NAME_PATTERN = '^(?!.*\\.\\.)[A-Za-z0-9][A-Za-z0-9._-]{0,63}$';
 
 /** Where a workflow or command was found; a single `enum` in OpenAPI, as it has always read. */
-export const ItemSource = Type.Unsafe<'bundled' | 'project'>({
-  type: 'string',
-  enum: ['bundled', 'project'],
-});
+export const ItemSource = StringEnum(['bundled', 'project']);
 
 export const WorkflowLookup = StrictObject({
-  workflow: Type.Unsafe<Record<string, unknown>>({
-    type: 'object',
-    description: 'the definition as written',
-  }),
+  workflow: AnyObject({ description: 'the definition as written' }),
   filename: Type.String(),
   source: ItemSource,
 });

@@ -13,7 +13,6 @@
 // Cairn's own processes < 200 MB idle, everything < 350 MB idle and < 500 MB after the load.
 // BENCH_CAIRN_BIN runs another checkout's bin/cairn.mjs (for before/after figures).
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +21,7 @@ import pg from 'pg';
 import { openDatabase } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { freePort } from '../worker/temporal/ports.js';
-import { standaloneCairnEnv, waitForOk, type CairnProcess } from '../test/support/cairn-process.js';
+import { spawnCairn, standaloneCairnEnv, waitForOk } from '../test/support/cairn-process.js';
 import { fakeAssistants } from '../test/support/fake-assistants.js';
 import { makeTempRepo } from '../test/support/git-repos.js';
 import { makeTempDir, makeTempHome } from '../test/support/temp-dirs.js';
@@ -39,29 +38,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const POSTS = Number(process.env.BENCH_POSTS ?? 200);
 const CAIRN_BIN = process.env.BENCH_CAIRN_BIN ?? fileURLToPath(new URL('../bin/cairn.mjs', import.meta.url));
 const BUNDLED_WORKFLOWS = fileURLToPath(new URL('../defaults/workflows/', import.meta.url));
-
-function startCairn(env: NodeJS.ProcessEnv, cwd: string): CairnProcess {
-  const child = spawn(process.execPath, [CAIRN_BIN, 'start'], {
-    cwd,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | string>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
-  );
-  return {
-    child,
-    output: () => output,
-    exited,
-    async stop(signal = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return exited;
-    },
-  };
-}
 
 /** Resident memory in MB of a process and all its descendants, split into Temporal and the rest. */
 function residentMemory(rootPid: number): { cairnMb: number; temporalMb: number; totalMb: number } {
@@ -161,7 +137,7 @@ async function measureDatabase(label: string, databaseUrl: string | undefined) {
   const port = await freePort();
   const env = standaloneCairnEnv(home.home, port, fakes.env);
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const cairn = startCairn(env, cwd.path);
+  const cairn = spawnCairn(['start'], { env, cwd: cwd.path, bin: CAIRN_BIN });
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitForOk(`${base}/health`, cairn, 15 * 60_000);

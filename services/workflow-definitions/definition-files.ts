@@ -1,10 +1,9 @@
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseYamlMapping, readYamlText, UnusableYaml } from '../../config/safe-yaml.js';
 import { validateWorkflowDefinition } from '../../domain/workflow-definitions/index.js';
 import { outputFormatProblem } from './output-format-check.js';
 import type { ItemSource } from './bundled-library.js';
-import { FolderCache } from './folder-cache.js';
+import { FolderCache, matchingFileNames } from './folder-cache.js';
 
 /** A definition file this large is a mistake (or an attack), not a workflow. */
 export const MAX_DEFINITION_BYTES = 256 * 1024;
@@ -67,19 +66,6 @@ export interface DefinitionFolder {
 
 const definitionFolders = new FolderCache<DefinitionFolder>();
 
-async function definitionFileNames(folder: string): Promise<string[]> {
-  try {
-    return (await readdir(folder, { withFileTypes: true }))
-      .filter((dirent) => dirent.isFile() && DEFINITION_FILE.test(dirent.name))
-      .map((dirent) => dirent.name)
-      .sort();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    throw error;
-  }
-}
-
 async function loadDefinitionFolder(
   folder: string,
   source: ItemSource,
@@ -89,7 +75,7 @@ async function loadDefinitionFolder(
   const errors: DefinitionFileError[] = [];
   const files: Record<string, FileResult> = {};
   const seen = new Map<string, string>();
-  for (const name of await definitionFileNames(folder)) {
+  for (const name of await matchingFileNames(folder, DEFINITION_FILE)) {
     const filename = `${prefix}${name}`;
     const result = await readDefinitionFile(join(folder, name), filename, source);
     files[name] = result;

@@ -1,9 +1,8 @@
-import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { isInside } from '../../infra/files/path-inside.js';
 import { parseYamlMapping, readYamlText, UnusableYaml } from '../../config/safe-yaml.js';
 import { BUNDLED_COMMANDS_DIR, PROJECT_COMMANDS_FOLDER, type ItemSource } from './bundled-library.js';
-import { FolderCache } from './folder-cache.js';
+import { FolderCache, matchingFileNames } from './folder-cache.js';
 
 /** A command file this large is not a prompt. */
 export const MAX_COMMAND_BYTES = 256 * 1024;
@@ -53,17 +52,7 @@ export function parseCommandText(text: string): {
 }
 
 async function loadCommandFolder(folder: string, source: ItemSource): Promise<CommandEntry[]> {
-  let names: string[];
-  try {
-    names = (await readdir(folder, { withFileTypes: true }))
-      .filter((dirent) => dirent.isFile() && COMMAND_FILE.test(dirent.name))
-      .map((dirent) => dirent.name)
-      .sort();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    throw error;
-  }
+  const names = await matchingFileNames(folder, COMMAND_FILE);
   const entries: CommandEntry[] = [];
   for (const file of names) {
     const path = join(folder, file);

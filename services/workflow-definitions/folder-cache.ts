@@ -1,3 +1,4 @@
+import { readdir } from 'node:fs/promises';
 import { folderSignature } from '../../config/file-signature.js';
 import { deepFreeze } from '../../config/freeze.js';
 import { RecentCache } from '../../config/recent-cache.js';
@@ -30,5 +31,19 @@ export class FolderCache<T> {
   /** Drops a folder at once, after Cairn itself wrote to it. */
   forget(folder: string): void {
     this.folders.delete(folder);
+  }
+}
+
+/** The names of the files in `folder` that match `pattern`, sorted; a missing folder holds none. */
+export async function matchingFileNames(folder: string, pattern: RegExp): Promise<string[]> {
+  try {
+    return (await readdir(folder, { withFileTypes: true }))
+      .filter((dirent) => dirent.isFile() && pattern.test(dirent.name))
+      .map((dirent) => dirent.name)
+      .sort();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw error;
   }
 }

@@ -22,8 +22,11 @@ export interface CairnProcess {
 }
 
 /** Runs the real `cairn` command as a child process, as a user would. */
-export function spawnCairn(args: string[], options: { env: NodeJS.ProcessEnv; cwd: string }): CairnProcess {
-  const child = spawn(process.execPath, [CAIRN_BIN, ...args], {
+export function spawnCairn(
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; cwd: string; /** Another checkout's bin/cairn.mjs. */ bin?: string },
+): CairnProcess {
+  const child = spawn(process.execPath, [options.bin ?? CAIRN_BIN, ...args], {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],

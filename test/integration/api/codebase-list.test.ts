@@ -5,6 +5,7 @@ import { encodeCursor } from '../../../api/http/index.js';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
 import { startTestCoreApp, type TestCoreApp } from '../../support/core-app.js';
 import { testServiceContext } from '../../support/service-context.js';
+import { linkPager, NEXT_LINK } from '../../support/link-pages.js';
 import { makeTempDir } from '../../support/temp-dirs.js';
 
 interface Listed {
@@ -18,8 +19,6 @@ interface Problem {
 }
 
 const SEEDED = 130;
-const NEXT_LINK = /^<([^>]+)>; rel="next"$/;
-
 for (const kind of databaseKinds()) {
   describe(`codebases list paging (${kind.name})`, function () {
     this.timeout(60_000);
@@ -64,28 +63,7 @@ for (const kind of databaseKinds()) {
       home?.cleanup();
     });
 
-    async function get<T>(path: string) {
-      const response = await fetch(new URL(path, app.url));
-      return {
-        status: response.status,
-        link: response.headers.get('link'),
-        body: (await response.json()) as T,
-      };
-    }
-
-    /** Every page from `path` on, following each Link until a page has none. */
-    async function followLinks(path: string) {
-      const pages: Array<{ ids: string[]; link: string | null }> = [];
-      let next: string | undefined = path;
-      while (next !== undefined) {
-        const page: { status: number; link: string | null; body: Listed[] } = await get<Listed[]>(next);
-        expect(page.status, next).to.equal(200);
-        pages.push({ ids: page.body.map((row) => row.id), link: page.link });
-        if (page.link !== null) expect(page.link).to.match(NEXT_LINK);
-        next = page.link === null ? undefined : NEXT_LINK.exec(page.link)![1];
-      }
-      return pages;
-    }
+    const { get, followLinks } = linkPager(() => app.url);
 
     it('answers a default page of 50 as a plain array, with an RFC 8288 Link to the next page', async () => {
       const first = await get<Listed[]>('/api/codebases');

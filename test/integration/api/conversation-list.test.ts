@@ -6,6 +6,7 @@ import { encodeCursor } from '../../../api/http/index.js';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
 import { startTestCoreApp, type TestCoreApp } from '../../support/core-app.js';
 import { testServiceContext } from '../../support/service-context.js';
+import { linkPager, NEXT_LINK } from '../../support/link-pages.js';
 import { makeTempDir } from '../../support/temp-dirs.js';
 
 interface Listed {
@@ -28,8 +29,6 @@ interface Seeded {
 }
 
 const SEEDED = 230;
-const NEXT_LINK = /^<([^>]+)>; rel="next"$/;
-
 /** The list's documented order: most recently active first, ties by id, descending. */
 function listOrder(rows: Seeded[]): string[] {
   return [...rows]
@@ -85,28 +84,7 @@ for (const kind of databaseKinds()) {
       home?.cleanup();
     });
 
-    async function get<T>(path: string) {
-      const response = await fetch(new URL(path, app.url));
-      return {
-        status: response.status,
-        link: response.headers.get('link'),
-        body: (await response.json()) as T,
-      };
-    }
-
-    /** Every page from `path` on, following each Link until a page has none. */
-    async function followLinks(path: string) {
-      const pages: Array<{ ids: string[]; link: string | null }> = [];
-      let next: string | undefined = path;
-      while (next !== undefined) {
-        const page: { status: number; link: string | null; body: Listed[] } = await get<Listed[]>(next);
-        expect(page.status, next).to.equal(200);
-        pages.push({ ids: page.body.map((row) => row.id), link: page.link });
-        if (page.link !== null) expect(page.link).to.match(NEXT_LINK);
-        next = page.link === null ? undefined : NEXT_LINK.exec(page.link)![1];
-      }
-      return pages;
-    }
+    const { get, followLinks } = linkPager(() => app.url);
 
     const live = () => seeded.filter((row) => !row.deleted);
 

@@ -3,3 +3,4 @@ await import('./startup.js');
 await import('./conversation.js');
 await import('./runs.js');
 await import('./temporal-dispatch.js');
+await import('./reads.js');

@@ -1,15 +1,18 @@
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { setFlagsFromString } from 'node:v8';
 import type { Logger } from '../config/logger.js';
 
 let installed = false;
 
 /**
- * Routes the Temporal SDK's own logs into Cairn's logger at warn and above. Must run before the
- * first worker or native connection is created, and only once per process.
+ * Routes the Temporal SDK's own logs into Cairn's logger at warn and above, and keeps the
+ * workflow isolates small. Must run before the first worker or native connection is created,
+ * and only once per process.
  */
 export function installTemporalRuntime(logger: Logger): void {
   if (installed) return;
   installed = true;
+  smallYoungGenerationForNewIsolates();
   const sdkLog = logger.child({ component: 'temporal-sdk' });
   Runtime.install({
     logger: new DefaultLogger('WARN', (entry) => {
@@ -20,4 +23,14 @@ export function installTemporalRuntime(logger: Logger): void {
       sdkLog[method]({ event: 'temporal.sdk', ...entry.meta }, entry.message);
     }),
   });
+}
+
+/**
+ * Each Worker that runs workflows runs them in a worker thread with an isolate of its own, created
+ * after this point; their workflow tasks allocate little, and V8's default young generation (up to
+ * 2 x 16 MB) left them 5-6 MB larger each when idle. A new isolate reads this flag when it is
+ * created; the main thread's heap, set up at process start, keeps its own.
+ */
+function smallYoungGenerationForNewIsolates(): void {
+  setFlagsFromString('--max-semi-space-size=1');
 }

@@ -1,15 +1,11 @@
 import { performance } from 'node:perf_hooks';
+import type { Client } from '@temporalio/client';
 import { createContext, type CairnContext } from '../boot/context.js';
-import { openMigratedDatabase } from '../boot/database.js';
 import { Lifecycle } from '../boot/lifecycle.js';
-import { connectClient, externalTemporal, startTemporal, startWorkers } from '../boot/temporal.js';
-import { ensureCleanupSchedule } from '../../services/cleanup/cleanup-schedule.js';
-import { startTurnSweeper } from '../../worker/turn-sweeper.js';
-import { startRunReconciler } from '../../worker/run-reconciler.js';
-import { searchAttributesRegistered } from '../../infra/temporal/search-attributes.js';
-import { DEFAULT_TASK_QUEUE } from '../../domain/task-queues.js';
 
 export type Role = 'all' | 'api' | 'worker';
+
+type Endpoint = { address: string; namespace: string; uiUrl?: string; embedded?: boolean };
 
 /**
  * `cairn start` (role all): migrations, Temporal (embedded unless TEMPORAL_ADDRESS), the workers
@@ -29,34 +25,29 @@ export async function runRole(role: Role): Promise<void> {
   process.on('uncaughtException', fatal);
   process.on('unhandledRejection', fatal);
   try {
-    const db = await openMigratedDatabase(context);
-    lifecycle.add('database', () => db.close());
-    const temporal = role === 'all' ? await startTemporal(context, lifecycle) : externalTemporal(context);
-    const client = await connectClient(temporal, lifecycle);
-    if (role !== 'api') {
-      await startWorkers(context, temporal, db, lifecycle, fatal);
-      await ensureCleanupSchedule(client, {
-        taskQueue: DEFAULT_TASK_QUEUE,
-        intervalHours: context.environment.cleanup.intervalHours,
-      });
-      const sweeper = startTurnSweeper({ client, taskQueue: DEFAULT_TASK_QUEUE, db, logger: context.logger });
-      lifecycle.add('turn sweeper', () => sweeper.stop());
-      const reconciler = startRunReconciler({
-        client,
-        taskQueue: DEFAULT_TASK_QUEUE,
-        searchAttributes: await searchAttributesRegistered(client.connection, temporal.namespace),
+    // The embedded Temporal server is the slowest part and mostly waits on its own process, so it
+    // starts first; the migrations and the loading of the worker and HTTP code run meanwhile.
+    const [temporal, db, parts] = await allStarted([
+      temporalReady(role, context, lifecycle),
+      openDatabase(context, lifecycle),
+      loadParts(role),
+    ]);
+    if (parts.workers) {
+      await parts.workers.startWorkers(context, temporal.endpoint, db, lifecycle, fatal);
+      await parts.workers.startBackgroundJobs(
+        context,
+        temporal.client,
+        temporal.endpoint.namespace,
         db,
-        logger: context.logger,
-      });
-      lifecycle.add('run reconciler', () => reconciler.stop());
+        lifecycle,
+      );
     }
-    if (role !== 'worker') {
-      // Loaded here: `cairn worker` never loads the HTTP side (Koa, the routes, their schemas).
-      const { startHttpServices } = await import('../boot/http.js');
-      const services = await startHttpServices(context, db, client, lifecycle);
-      printBanner(context, role, services, temporal);
+    if (parts.http) {
+      const services = await parts.http.startHttpServices(context, db, temporal.client, lifecycle);
+      printBanner(context, role, services, temporal.endpoint);
     } else {
-      console.log(`[cairn] worker ready on ${temporal.address} (namespace ${temporal.namespace})`);
+      const { address, namespace } = temporal.endpoint;
+      console.log(`[cairn] worker ready on ${address} (namespace ${namespace})`);
     }
   } catch (error) {
     context.logger.error({ event: 'process.start_failed', err: error }, 'start failed');
@@ -66,11 +57,52 @@ export async function runRole(role: Role): Promise<void> {
   }
 }
 
+/** The embedded server (role all) or TEMPORAL_ADDRESS, and a client connected to it. */
+async function temporalReady(
+  role: Role,
+  context: CairnContext,
+  lifecycle: Lifecycle,
+): Promise<{ endpoint: Endpoint; client: Client }> {
+  const { startTemporal, externalTemporal, connectClient } = await import('../boot/temporal.js');
+  const endpoint = role === 'all' ? await startTemporal(context, lifecycle) : externalTemporal(context);
+  return { endpoint, client: await connectClient(endpoint, lifecycle) };
+}
+
+async function openDatabase(context: CairnContext, lifecycle: Lifecycle) {
+  const { openMigratedDatabase } = await import('../boot/database.js');
+  const db = await openMigratedDatabase(context);
+  lifecycle.add('database', () => db.close());
+  return db;
+}
+
+/** Each role loads only its own parts: `cairn worker` never loads the HTTP side (Koa, the routes, their schemas), `cairn api` never the worker SDK. */
+async function loadParts(role: Role) {
+  const [workers, http] = await Promise.all([
+    role === 'api' ? undefined : import('../boot/workers.js'),
+    role === 'worker' ? undefined : import('../boot/http.js'),
+  ]);
+  return { workers, http };
+}
+
+/**
+ * Like Promise.all, but a failure is thrown only once every part has settled, so that whatever
+ * did start (the Temporal server) is registered with the lifecycle and stopped with it.
+ */
+async function allStarted<T extends readonly unknown[] | []>(
+  parts: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.allSettled(parts as readonly unknown[]);
+  for (const result of settled) if (result.status === 'rejected') throw result.reason;
+  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as {
+    -readonly [K in keyof T]: Awaited<T[K]>;
+  };
+}
+
 function printBanner(
   context: CairnContext,
   role: Role,
   services: Array<{ name: string; url: string }>,
-  temporal: { address: string; namespace: string; uiUrl?: string; embedded?: boolean },
+  temporal: Endpoint,
 ): void {
   const seconds = (performance.now() / 1000).toFixed(1);
   const lines = [

@@ -7,7 +7,8 @@
 //   - GET /health, the do-nothing route every other figure is a ratio of;
 //   - every read endpoint: requests/s as a share of /health, and p99 latency;
 //   - POST /api/conversations/{id}/message to its 202, sequentially (BENCH_POSTS 200): p50, p99;
-//   - resident memory of Cairn's processes and of the Temporal server, idle and after the load.
+//   - resident memory of Cairn's processes and of the Temporal server: 3 s after start, idle a
+//     minute later (BENCH_IDLE_SETTLE_MS), and after the load.
 // Targets (issue 12 with AMENDMENTS A.4): single-record and in-memory reads >= 50% of /health;
 // 50-row pages >= 25% (SQLite) / 15% (Postgres); list p99 < 25 ms; POST -> 202 p50 < 10 ms;
 // Cairn's own processes < 200 MB idle, everything < 350 MB idle and < 500 MB after the load.
@@ -17,6 +18,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { openDatabase } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
@@ -36,6 +38,7 @@ const VOLUME: Volume = {
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const POSTS = Number(process.env.BENCH_POSTS ?? 200);
+const IDLE_SETTLE_MS = Number(process.env.BENCH_IDLE_SETTLE_MS ?? 60_000);
 const CAIRN_BIN = process.env.BENCH_CAIRN_BIN ?? fileURLToPath(new URL('../bin/cairn.mjs', import.meta.url));
 const BUNDLED_WORKFLOWS = fileURLToPath(new URL('../defaults/workflows/', import.meta.url));
 
@@ -142,7 +145,10 @@ async function measureDatabase(label: string, databaseUrl: string | undefined) {
   try {
     await waitForOk(`${base}/health`, cairn, 15 * 60_000);
     const { repo, codebaseId } = await registerRepository(base);
-    await new Promise((resolve) => setTimeout(resolve, 3000)); // settle before the idle figure
+    // Idle twice: just after start, and a minute later, once V8 has given back start-up garbage.
+    await sleep(3000);
+    const idleAtStart = residentMemory(cairn.child.pid!);
+    await sleep(IDLE_SETTLE_MS);
     const idle = residentMemory(cairn.child.pid!);
     const conversationId = seeded.conversationIds[0]!;
     const runId = seeded.runIds[seeded.runIds.length - 1]!;
@@ -184,7 +190,7 @@ async function measureDatabase(label: string, databaseUrl: string | undefined) {
       noop,
       endpoints,
       intake,
-      memory: { idle, afterLoad },
+      memory: { idleAtStart, idle, afterLoad },
     };
   } finally {
     await cairn.stop('SIGTERM');

@@ -1,6 +1,7 @@
 import knexFactory, { type Knex } from 'knex';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { PostgresReader, SqliteReader, type SqlReader } from './sql-reader.js';
 
 // Knex prints to the console by default, e.g. "Migration table is already locked" each time a
 // second process waits for migrations; that is expected and retried, so it is not shown.
@@ -10,6 +11,8 @@ export type Dialect = 'sqlite' | 'postgres';
 
 export interface Database {
   knex: Knex;
+  /** Prepared reads for the hot paths (committed rows only; never inside a transaction). */
+  reader: SqlReader;
   dialect: Dialect;
   /** Where the data lives, without credentials: a file path or `host:port/db`. */
   location: string;
@@ -49,7 +52,12 @@ function openSqlite(file: string): Database {
       },
     },
   });
-  return { knex, dialect: 'sqlite', location: file, close: () => knex.destroy() };
+  const reader = new SqliteReader(file);
+  const close = async () => {
+    reader.close();
+    await knex.destroy();
+  };
+  return { knex, reader, dialect: 'sqlite', location: file, close };
 }
 
 function openPostgres(url: string, poolMax: number): Database {
@@ -59,7 +67,14 @@ function openPostgres(url: string, poolMax: number): Database {
     pool: { min: 0, max: poolMax },
     log: quietKnexLog,
   });
-  return { knex, dialect: 'postgres', location: describePostgresUrl(url), close: () => knex.destroy() };
+  const reader = new PostgresReader(knex);
+  return {
+    knex,
+    reader,
+    dialect: 'postgres',
+    location: describePostgresUrl(url),
+    close: () => knex.destroy(),
+  };
 }
 
 /** host:port/database, never the user or password. */

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as coreTables from './migrations/0001-core-tables.js';
 import * as turnReplies from './migrations/0002-turn-replies.js';
 import * as oneRowPerEvent from './migrations/0003-one-row-per-event.js';
+import * as runStatusCounts from './migrations/0004-run-status-counts.js';
 
 interface Migration {
   name: string;
@@ -15,6 +16,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '0001-core-tables', ...coreTables },
   { name: '0002-turn-replies', ...turnReplies },
   { name: '0003-one-row-per-event', ...oneRowPerEvent },
+  { name: '0004-run-status-counts', ...runStatusCounts },
 ];
 
 /** Every migration's name, in the order they apply. */

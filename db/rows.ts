@@ -1,8 +1,13 @@
 // Small conversions shared by the repositories, so both dialects read back the same values.
 
+// The exact form Date#toISOString writes, which is how Cairn stores times in SQLite.
+const CANONICAL_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 /** Postgres returns Date objects, SQLite the ISO text we wrote. */
 export function toIso(value: unknown): string {
   if (value instanceof Date) return value.toISOString();
+  // Already canonical: skip the parse and re-format, which dominated 50-row pages.
+  if (typeof value === 'string' && CANONICAL_ISO.test(value)) return value;
   return new Date(String(value)).toISOString();
 }
 

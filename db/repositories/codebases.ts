@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
 import { nowIso, toBoolean, toIso } from '../rows.js';
+import { limitClause } from '../sql-conditions.js';
+import { toReader, type ReadSource } from '../sql-reader.js';
 
 export interface Codebase {
   id: string;
@@ -71,13 +73,22 @@ export async function createCodebase(knex: Knex, input: NewCodebase): Promise<Co
   return fromRow(row);
 }
 
-export async function findCodebase(knex: Knex, id: string): Promise<Codebase | undefined> {
-  const row = await knex<CodebaseRow>('codebases').where({ id }).first();
+export async function findCodebase(source: ReadSource, id: string): Promise<Codebase | undefined> {
+  const row = await toReader(source).first<CodebaseRow>('select * from codebases where id = ?', [id]);
   return row ? fromRow(row) : undefined;
 }
 
 export async function findCodebaseByRepositoryKey(knex: Knex, key: string): Promise<Codebase | undefined> {
   const row = await knex<CodebaseRow>('codebases').where({ repository_key: key }).first();
+  return row ? fromRow(row) : undefined;
+}
+
+/** The codebase whose checkout (local_path or source_path) is exactly `path`. */
+export async function findCodebaseAtPath(source: ReadSource, path: string): Promise<Codebase | undefined> {
+  const row = await toReader(source).first<CodebaseRow>(
+    'select * from codebases where local_path = ? or source_path = ? order by created_at, id limit 1',
+    [path, path],
+  );
   return row ? fromRow(row) : undefined;
 }
 
@@ -89,20 +100,19 @@ export interface CodebasePosition {
 
 /** Codebases oldest first, keyed on (created_at, id); all of them, or the page after `after`. */
 export async function listCodebases(
-  knex: Knex,
+  source: ReadSource,
   page?: { after?: CodebasePosition; limit: number },
 ): Promise<Codebase[]> {
-  const query = knex<CodebaseRow>('codebases').orderBy([{ column: 'created_at' }, { column: 'id' }]);
+  const params: unknown[] = [];
+  let sql = 'select * from codebases';
   if (page?.after) {
     const { createdAt, id } = page.after;
-    query.where((q) =>
-      q
-        .where('created_at', '>', createdAt)
-        .orWhere((q2) => q2.where('created_at', createdAt).andWhere('id', '>', id)),
-    );
+    sql += ' where (created_at > ? or (created_at = ? and id > ?))';
+    params.push(createdAt, createdAt, id);
   }
-  if (page) query.limit(page.limit);
-  return (await query).map(fromRow);
+  sql += ' order by created_at, id';
+  if (page) sql += limitClause(page.limit);
+  return (await toReader(source).all<CodebaseRow>(sql, params)).map(fromRow);
 }
 
 export async function updateCodebase(

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
 import { nowIso, toIso, toIsoOrNull } from '../rows.js';
+import { limitClause, SqlConditions } from '../sql-conditions.js';
+import { toReader, type ReadSource } from '../sql-reader.js';
 
 export interface Conversation {
   id: string;
@@ -75,20 +77,21 @@ export async function createConversation(knex: Knex, input: NewConversation): Pr
   return fromRow(row);
 }
 
-export async function findConversation(knex: Knex, id: string): Promise<Conversation | undefined> {
-  const row = await knex<ConversationRow>('conversations').where({ id }).first();
+export async function findConversation(source: ReadSource, id: string): Promise<Conversation | undefined> {
+  const row = await toReader(source).first<ConversationRow>('select * from conversations where id = ?', [id]);
   return row ? fromRow(row) : undefined;
 }
 
 /** The web API addresses conversations by platform_conversation_id (spec: the `{id}` of the flow). */
 export async function findConversationByPlatformId(
-  knex: Knex,
+  source: ReadSource,
   platform: string,
   platformConversationId: string,
 ): Promise<Conversation | undefined> {
-  const row = await knex<ConversationRow>('conversations')
-    .where({ platform, platform_conversation_id: platformConversationId })
-    .first();
+  const row = await toReader(source).first<ConversationRow>(
+    'select * from conversations where platform = ? and platform_conversation_id = ?',
+    [platform, platformConversationId],
+  );
   return row ? fromRow(row) : undefined;
 }
 
@@ -108,26 +111,24 @@ export interface ConversationFilter {
 
 /** Most recently active first, ties broken by id, so every position in the list is unique. */
 export async function listConversations(
-  knex: Knex,
+  source: ReadSource,
   filter: ConversationFilter = {},
 ): Promise<Conversation[]> {
-  const query = knex<ConversationRow>('conversations');
-  if (filter.codebaseId) query.where('codebase_id', filter.codebaseId);
-  if (!filter.includeDeleted) query.whereNull('deleted_at');
+  const conditions = new SqlConditions();
+  if (filter.codebaseId) conditions.add('codebase_id = ?', filter.codebaseId);
+  if (!filter.includeDeleted) conditions.add('deleted_at is null');
   if (filter.after) {
     const { lastActivityAt, id } = filter.after;
-    query.where((q) =>
-      q
-        .where('last_activity_at', '<', lastActivityAt)
-        .orWhere((q2) => q2.where('last_activity_at', lastActivityAt).andWhere('id', '<', id)),
+    conditions.add(
+      '(last_activity_at < ? or (last_activity_at = ? and id < ?))',
+      lastActivityAt,
+      lastActivityAt,
+      id,
     );
   }
-  query.orderBy([
-    { column: 'last_activity_at', order: 'desc' },
-    { column: 'id', order: 'desc' },
-  ]);
-  if (filter.limit !== undefined) query.limit(filter.limit);
-  return (await query).map(fromRow);
+  let sql = `select * from conversations${conditions.where} order by last_activity_at desc, id desc`;
+  if (filter.limit !== undefined) sql += limitClause(filter.limit);
+  return (await toReader(source).all<ConversationRow>(sql, conditions.params)).map(fromRow);
 }
 
 export async function renameConversation(
@@ -157,8 +158,11 @@ export async function touchConversation(knex: Knex, id: string): Promise<void> {
  * The conversation a public `{id}` names: the record's id, or the web platform's
  * platform_conversation_id (the same value for conversations created over the API).
  */
-export async function findConversationByRef(knex: Knex, ref: string): Promise<Conversation | undefined> {
-  return (await findConversation(knex, ref)) ?? findConversationByPlatformId(knex, 'web', ref);
+export async function findConversationByRef(
+  source: ReadSource,
+  ref: string,
+): Promise<Conversation | undefined> {
+  return (await findConversation(source, ref)) ?? findConversationByPlatformId(source, 'web', ref);
 }
 
 /** Marks activity on a conversation that is not deleted; false when it is deleted or unknown. */

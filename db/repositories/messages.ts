@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { limitClause, SqlConditions } from '../sql-conditions.js';
+import { toReader, type ReadSource } from '../sql-reader.js';
 import { countOf, nowIso, parseJson, toIso, toNumber } from '../rows.js';
 
 export type MessageRole = 'user' | 'assistant' | 'tool' | 'system' | 'error';
@@ -69,13 +71,16 @@ export async function appendMessage(knex: Knex, input: NewMessage): Promise<Mess
  * Keyed on the increasing id, so messages arriving meanwhile never shift a page.
  */
 export async function listMessagesBefore(
-  knex: Knex,
+  source: ReadSource,
   conversationId: string,
   options: { beforeId?: number; limit: number },
 ): Promise<Message[]> {
-  const query = knex<MessageRow>('messages').where('conversation_id', conversationId);
-  if (options.beforeId !== undefined) query.andWhere('id', '<', options.beforeId);
-  const rows = await query.orderBy('id', 'desc').limit(options.limit);
+  const conditions = new SqlConditions().add('conversation_id = ?', conversationId);
+  if (options.beforeId !== undefined) conditions.add('id < ?', options.beforeId);
+  const rows = await toReader(source).all<MessageRow>(
+    `select * from messages${conditions.where} order by id desc${limitClause(options.limit)}`,
+    conditions.params,
+  );
   return rows.map(fromRow);
 }
 
@@ -94,12 +99,10 @@ export async function transitionTurn(
 }
 
 /** Exact counts for /health/concurrency: turns holding an assistant session, and turns waiting. */
-export async function countTurns(knex: Knex): Promise<{ active: number; queued: number }> {
-  const rows = (await knex('messages')
-    .select('turn_status')
-    .count({ count: '*' })
-    .whereIn('turn_status', ['running', 'queued'])
-    .groupBy('turn_status')) as Array<{ turn_status: TurnStatus; count: unknown }>;
+export async function countTurns(source: ReadSource): Promise<{ active: number; queued: number }> {
+  const rows = await toReader(source).all<{ turn_status: TurnStatus; count: unknown }>(
+    "select turn_status, count(*) as count from messages where turn_status in ('running', 'queued') group by turn_status",
+  );
   const byStatus = new Map(rows.map((r) => [r.turn_status, countOf(r)]));
   return { active: byStatus.get('running') ?? 0, queued: byStatus.get('queued') ?? 0 };
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { toReader, type ReadSource } from '../sql-reader.js';
 import { parseJson, toIso, toNumber } from '../rows.js';
 import { appendEvent, DASHBOARD_STREAM, type EventRow } from './events.js';
 
@@ -61,10 +62,11 @@ export async function appendRunEvent(knex: Knex, input: NewRunEvent): Promise<Ru
 }
 
 /** A run's events, oldest first. */
-export async function listRunEvents(knex: Knex, runId: string): Promise<RunEvent[]> {
-  const rows = (await knex('events').where('run_id', runId).orderBy('id', 'asc')) as Array<
-    EventRow & { run_id: string }
-  >;
+export async function listRunEvents(source: ReadSource, runId: string): Promise<RunEvent[]> {
+  const rows = await toReader(source).all<EventRow & { run_id: string }>(
+    'select * from events where run_id = ? order by id',
+    [runId],
+  );
   return rows.map(fromRow);
 }
 

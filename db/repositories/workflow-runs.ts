@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { limitClause, SqlConditions } from '../sql-conditions.js';
+import { toReader, type ReadSource } from '../sql-reader.js';
 import { randomUUID } from 'node:crypto';
 import { countOf, nowIso, parseJson, toIso, toIsoOrNull, toNumber } from '../rows.js';
 import { TERMINAL_RUN_STATUSES, type RunStatus } from '../../domain/runs/run-status.js';
@@ -99,8 +101,8 @@ export async function createRun(knex: Knex, input: NewWorkflowRun): Promise<Work
   return fromRow(row);
 }
 
-export async function findRun(knex: Knex, id: string): Promise<WorkflowRun | undefined> {
-  const row = await knex<RunRow>('workflow_runs').where({ id }).first();
+export async function findRun(source: ReadSource, id: string): Promise<WorkflowRun | undefined> {
+  const row = await toReader(source).first<RunRow>('select * from workflow_runs where id = ?', [id]);
   return row ? fromRow(row) : undefined;
 }
 
@@ -124,10 +126,12 @@ export async function transitionRun(
   return changed > 0;
 }
 
-export async function countRunsWithStatus(knex: Knex, status: RunStatus): Promise<number> {
-  const row = (await knex('workflow_runs').where({ status }).count({ count: '*' }).first()) as {
-    count: unknown;
-  };
+/** Runs in one status, from the figures the triggers of migration 0004 keep. */
+export async function countRunsWithStatus(source: ReadSource, status: RunStatus): Promise<number> {
+  const row = await toReader(source).first<{ count: unknown }>(
+    'select count from run_status_counts where status = ?',
+    [status],
+  );
   return countOf(row);
 }
 
@@ -158,32 +162,24 @@ export interface RunFilter {
 
 /** Runs newest first, filtered, keyed on (created_at, id) so pages stay stable while runs start. */
 export async function listRuns(
-  knex: Knex,
+  source: ReadSource,
   filter: RunFilter,
-  narrow?: (query: Knex.QueryBuilder) => void,
+  conditions = new SqlConditions(),
 ): Promise<WorkflowRun[]> {
-  const query = knex<RunRow>('workflow_runs');
-  narrow?.(query);
-  if (filter.statuses?.length) query.whereIn('status', filter.statuses);
-  if (filter.workflowName) query.where('workflow_name', filter.workflowName);
-  if (filter.conversationId) query.where('conversation_id', filter.conversationId);
-  if (filter.codebaseId) query.where('codebase_id', filter.codebaseId);
-  if (filter.since) query.where('created_at', '>=', filter.since);
-  if (filter.until) query.where('created_at', '<', filter.until);
+  if (filter.statuses?.length) conditions.in('status', filter.statuses);
+  if (filter.workflowName) conditions.add('workflow_name = ?', filter.workflowName);
+  if (filter.conversationId) conditions.add('conversation_id = ?', filter.conversationId);
+  if (filter.codebaseId) conditions.add('codebase_id = ?', filter.codebaseId);
+  if (filter.since) conditions.add('created_at >= ?', filter.since);
+  if (filter.until) conditions.add('created_at < ?', filter.until);
   if (filter.before) {
     const { createdAt, id } = filter.before;
-    query.where((q) =>
-      q
-        .where('created_at', '<', createdAt)
-        .orWhere((q2) => q2.where('created_at', createdAt).andWhere('id', '<', id)),
-    );
+    conditions.add('(created_at < ? or (created_at = ? and id < ?))', createdAt, createdAt, id);
   }
-  const rows = await query
-    .orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ])
-    .limit(filter.limit);
+  const rows = await toReader(source).all<RunRow>(
+    `select * from workflow_runs${conditions.where} order by created_at desc, id desc${limitClause(filter.limit)}`,
+    conditions.params,
+  );
   return rows.map(fromRow);
 }
 

@@ -9,7 +9,7 @@ import type { ServiceContext } from '../context.js';
 import { ServiceError } from '../service-error.js';
 
 export async function existingCodebase(context: ServiceContext, id: string): Promise<Codebase> {
-  const codebase = await findCodebase(context.db.knex, id);
+  const codebase = await findCodebase(context.db.reader, id);
   if (!codebase) throw ServiceError.notFound(`No codebase with id ${id}.`);
   return codebase;
 }
@@ -26,7 +26,7 @@ export async function listCodebasePage(
   page: { after?: CodebasePosition; limit: number },
 ): Promise<CodebasePage> {
   // One row past the page says whether another page follows.
-  const rows = await listCodebases(context.db.knex, { after: page.after, limit: page.limit + 1 });
+  const rows = await listCodebases(context.db.reader, { after: page.after, limit: page.limit + 1 });
   if (rows.length <= page.limit) return { items: rows };
   const items = rows.slice(0, page.limit);
   const last = items[items.length - 1]!;

@@ -15,7 +15,7 @@ import { readKeysetPage, type KeysetPage } from './keyset-page.js';
 
 /** The conversation a public `{id}` names (its record id or web platform id), deleted ones too. */
 export async function getConversation(context: ServiceContext, ref: string): Promise<Conversation> {
-  const conversation = await findConversationByRef(context.db.knex, ref);
+  const conversation = await findConversationByRef(context.db.reader, ref);
   if (!conversation) throw ServiceError.notFound(`No conversation with id ${ref}.`);
   return conversation;
 }
@@ -72,7 +72,7 @@ export function listConversations(
 ): Promise<KeysetPage<Conversation, ConversationPosition>> {
   return readKeysetPage(
     request.limit,
-    (limit) => selectConversations(context.db.knex, { ...request, limit }),
+    (limit) => selectConversations(context.db.reader, { ...request, limit }),
     (conversation) => ({ lastActivityAt: conversation.lastActivityAt, id: conversation.id }),
   );
 }

@@ -23,7 +23,7 @@ export async function listMessages(
   const conversation = await getConversation(context, ref);
   return readKeysetPage(
     request.limit,
-    (limit) => listMessagesBefore(context.db.knex, conversation.id, { beforeId: request.beforeId, limit }),
+    (limit) => listMessagesBefore(context.db.reader, conversation.id, { beforeId: request.beforeId, limit }),
     (message) => message.id,
   );
 }

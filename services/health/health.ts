@@ -33,7 +33,7 @@ export async function turnConcurrency(
   maxConcurrent: number,
 ): Promise<TurnConcurrency | undefined> {
   try {
-    const turns = await countTurns(context.db.knex);
+    const turns = await countTurns(context.db.reader);
     return { active: turns.active, queued: turns.queued, maxConcurrent };
   } catch {
     return undefined;
@@ -47,8 +47,8 @@ export async function serviceFigures(
 ): Promise<ServiceFigures | undefined> {
   try {
     const [turns, runningWorkflows] = await Promise.all([
-      countTurns(context.db.knex),
-      countRunsWithStatus(context.db.knex, 'running'),
+      countTurns(context.db.reader),
+      countRunsWithStatus(context.db.reader, 'running'),
     ]);
     return { concurrency: { active: turns.active, queued: turns.queued, maxConcurrent }, runningWorkflows };
   } catch {

@@ -66,7 +66,7 @@ const repositoryFilter = (filter: RunListFilter, rows: number): RunFilter => ({
 
 /** The run, or a not-found refusal naming its id. */
 export async function requireRun(context: ServiceContext, runId: string): Promise<WorkflowRun> {
-  const run = await findRun(context.db.knex, runId);
+  const run = await findRun(context.db.reader, runId);
   if (!run) throw ServiceError.notFound(`No workflow run with id ${runId}.`);
   return run;
 }
@@ -76,12 +76,12 @@ export async function listRunsPage(
   context: ServiceContext,
   filter: RunListFilter & { workflowName?: string; conversationId?: string; codebaseId?: string },
 ): Promise<RunPage<WorkflowRun>> {
-  const { knex } = context.db;
+  const { reader } = context.db;
   const conversationId = filter.conversationId
-    ? ((await findConversationByRef(knex, filter.conversationId))?.id ?? filter.conversationId)
+    ? ((await findConversationByRef(reader, filter.conversationId))?.id ?? filter.conversationId)
     : undefined;
   return pageOf(filter.limit, (rows) =>
-    listRuns(knex, {
+    listRuns(reader, {
       ...repositoryFilter(filter, rows),
       workflowName: filter.workflowName,
       conversationId,
@@ -92,7 +92,7 @@ export async function listRunsPage(
 
 const withEvents = async (context: ServiceContext, run: WorkflowRun): Promise<RunDetail> => ({
   run,
-  events: await listRunEvents(context.db.knex, run.id),
+  events: await listRunEvents(context.db.reader, run.id),
 });
 
 /** A run and its events. */
@@ -137,21 +137,21 @@ export async function dashboardRuns(
   context: ServiceContext,
   filter: RunListFilter & { search?: string },
 ): Promise<DashboardPage> {
-  const { knex } = context.db;
+  const { reader } = context.db;
   const { since, until, search } = filter;
   const runs = await pageOf(filter.limit, (rows) =>
-    searchRuns(knex, { ...repositoryFilter(filter, rows), search }),
+    searchRuns(reader, { ...repositoryFilter(filter, rows), search }),
   );
   const [ended, names, counts] = await Promise.all([
     endedNodeCounts(
-      knex,
+      reader,
       runs.items.map((run) => run.id),
     ),
     codebaseNames(
-      knex,
+      reader,
       runs.items.flatMap((run) => (run.codebaseId ? [run.codebaseId] : [])),
     ),
-    countRunsByStatus(knex, { since, until, search }),
+    countRunsByStatus(reader, { since, until, search }),
   ]);
   const now = Date.now();
   const items = runs.items.map((run) => ({

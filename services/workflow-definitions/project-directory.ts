@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { ServiceError } from '../service-error.js';
 import type { Database } from '../../db/connection.js';
-import { listCodebases, type Codebase } from '../../db/repositories/codebases.js';
+import { findCodebaseAtPath, listCodebases, type Codebase } from '../../db/repositories/codebases.js';
 import { listActiveEnvironments } from '../../db/repositories/isolation-environments.js';
 
 export interface ProjectDirectory {
@@ -37,7 +37,10 @@ export async function projectDirectory(db: Database, cwd: string): Promise<Proje
   if (!isAbsolute(cwd)) throw refused('must be an absolute path.');
   const path = realOrUndefined(cwd);
   if (!path) throw refused('does not exist.');
-  const codebases = await listCodebases(db.knex);
+  // Most often the stored checkout path is the resolved cwd itself: one indexed-size read.
+  const exact = await findCodebaseAtPath(db.reader, path);
+  if (exact) return { path, codebase: exact };
+  const codebases = await listCodebases(db.reader);
   for (const codebase of codebases) {
     if (path === realOrUndefined(codebase.sourcePath) || path === realOrUndefined(codebase.localPath)) {
       return { path, codebase };

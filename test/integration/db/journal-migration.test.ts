@@ -101,7 +101,7 @@ for (const kind of databaseKinds()) {
       expect(conversationBefore).to.have.length(3);
       const lastBefore = await latestEventId(knex);
 
-      expect(await migrateToLatest(knex)).to.deep.equal(['0003-one-row-per-event']);
+      expect(await migrateToLatest(knex)).to.deep.equal(['0003-one-row-per-event', '0004-run-status-counts']);
       expect(await knex.schema.hasTable('workflow_run_events')).to.equal(false);
       expect(frames(await readEventsAfter(knex, 'c1', 0))).to.deep.equal(conversationBefore);
       expect(frames(await readEventsAfter(knex, DASHBOARD_STREAM, 0))).to.deep.equal(dashboardBefore);
@@ -137,7 +137,7 @@ for (const kind of databaseKinds()) {
     it('rolls back to three copies: the history table and a copy on each stream', async () => {
       const { knex } = test.db;
       await seedThreeCopies(knex);
-      await migrateToLatest(knex);
+      await knex.migrate.latest(settingsFor(ALL));
       await appendRunEvent(knex, { runId: 'r1', conversationId: 'c1', type: 'run_note', nodeId: 'plan' });
 
       await knex.migrate.down(settingsFor(ALL));

@@ -1,0 +1,158 @@
+import type { Knex } from 'knex';
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
+
+/**
+ * The hot read paths (one record, one page of a list) run their SQL without the query builder:
+ * written once, portable between the dialects (`?` placeholders), and prepared once. Knex costs
+ * about ten times the query itself on a point lookup.
+ *
+ * On SQLite the reads use a read-only connection of their own, so they never queue behind the
+ * writer's connection and only ever see committed rows (WAL lets them read while it commits).
+ * That also means a reader never sees a transaction's own uncommitted writes: code inside a
+ * transaction reads through its knex transaction instead.
+ */
+export interface SqlReader {
+  all<Row>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  first<Row>(sql: string, params?: readonly unknown[]): Promise<Row | undefined>;
+  close(): void;
+}
+
+// Every distinct SQL text is one cached statement; the texts are constants of the code, and the
+// bound keeps a caller that builds SQL from data from growing the cache without end.
+const MAX_STATEMENTS = 500;
+
+export class SqliteReader implements SqlReader {
+  private connection: BetterSqlite3.Database | undefined;
+  private closed = false;
+  private readonly statements = new Map<string, BetterSqlite3.Statement>();
+
+  constructor(private readonly file: string) {}
+
+  all<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    try {
+      return Promise.resolve(this.statement(sql).all(...params) as Row[]);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
+  first<Row>(sql: string, params: readonly unknown[] = []): Promise<Row | undefined> {
+    try {
+      return Promise.resolve(this.statement(sql).get(...params) as Row | undefined);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
+  /** For good: like knex after destroy(), a closed reader refuses every read. */
+  close(): void {
+    this.closed = true;
+    this.statements.clear();
+    this.connection?.close();
+    this.connection = undefined;
+  }
+
+  private statement(sql: string): BetterSqlite3.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      if (this.statements.size >= MAX_STATEMENTS) this.statements.clear();
+      statement = this.open().prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  // Opened on first use: the file and its tables exist only once the writer has migrated them.
+  private open(): BetterSqlite3.Database {
+    if (this.closed) throw new Error('The database connection is closed.');
+    if (!this.connection) {
+      const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+      const connection = new Database(this.file, { readonly: true, fileMustExist: true });
+      connection.pragma('busy_timeout = 5000');
+      this.connection = connection;
+    }
+    return this.connection;
+  }
+}
+
+/** `?` placeholders to pg's `$1, $2, …` (the SQL of the readers has no `?` inside literals). */
+function numberedPlaceholders(sql: string): string {
+  let index = 0;
+  return sql.replace(/\?/g, () => `$${++index}`);
+}
+
+interface PgConnection {
+  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
+interface PoolingClient {
+  acquireConnection(): Promise<PgConnection>;
+  releaseConnection(connection: PgConnection): Promise<void>;
+}
+
+/**
+ * On Postgres a connection comes from knex's own pool (no second pool to size), and each SQL text
+ * is a named prepared statement, so the server parses and plans it once per connection.
+ */
+export class PostgresReader implements SqlReader {
+  private readonly prepared = new Map<string, { name?: string; text: string }>();
+
+  constructor(private readonly knex: Knex) {}
+
+  async all<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    const client = this.knex.client as unknown as PoolingClient;
+    const connection = await client.acquireConnection();
+    try {
+      const { rows } = await connection.query({ ...this.statement(sql), values: [...params] });
+      return rows as Row[];
+    } finally {
+      await client.releaseConnection(connection);
+    }
+  }
+
+  async first<Row>(sql: string, params: readonly unknown[] = []): Promise<Row | undefined> {
+    return (await this.all<Row>(sql, params))[0];
+  }
+
+  close(): void {
+    // The prepared statements live on the pooled connections, which knex.destroy() closes.
+  }
+
+  private statement(sql: string): { name?: string; text: string } {
+    const known = this.prepared.get(sql);
+    if (known) return known;
+    const text = numberedPlaceholders(sql);
+    // Past the bound a text runs unnamed (parsed each time) rather than piling up on the server.
+    if (this.prepared.size >= MAX_STATEMENTS) return { text };
+    // A name stays bound to its text on every connection that prepared it, so it is never reused.
+    const statement = { name: `cairn_read_${this.prepared.size + 1}`, text };
+    this.prepared.set(sql, statement);
+    return statement;
+  }
+}
+
+/**
+ * A knex connection or transaction as a reader, for the code that must read inside a transaction
+ * (or has only knex at hand) with the same SQL as the hot paths.
+ */
+export function readerOf(knex: Knex): SqlReader {
+  const postgres = knex.client.config.client === 'pg';
+  const all = async <Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> => {
+    const result = (await knex.raw(sql, [...params] as Knex.RawBinding[])) as unknown;
+    return (postgres ? (result as { rows: Row[] }).rows : result) as Row[];
+  };
+  return {
+    all,
+    first: async <Row>(sql: string, params?: readonly unknown[]) => (await all<Row>(sql, params))[0],
+    close: () => {},
+  };
+}
+
+/** Where a repository read can run: the hot-path reader, or knex (a transaction included). */
+export type ReadSource = Knex | SqlReader;
+
+export function toReader(source: ReadSource): SqlReader {
+  // A knex instance or transaction is a function; a reader is a plain object.
+  return typeof source === 'function' ? readerOf(source) : source;
+}

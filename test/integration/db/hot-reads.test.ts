@@ -1,0 +1,80 @@
+import { expect } from 'chai';
+import * as codebases from '../../../db/repositories/codebases.js';
+import * as conversations from '../../../db/repositories/conversations.js';
+import { countRunsByStatus } from '../../../db/repositories/run-dashboard.js';
+import * as runs from '../../../db/repositories/workflow-runs.js';
+import { databaseKinds, type TestDatabase } from '../../support/databases.js';
+
+const definition = { name: 'assist', nodes: [] };
+
+for (const kind of databaseKinds()) {
+  describe(`hot reads and maintained counts (${kind.name})`, () => {
+    let test: TestDatabase;
+    beforeEach(async () => {
+      test = await kind.create();
+    });
+    afterEach(async () => {
+      await test.dispose();
+    });
+
+    it('keeps the runs per status exact through inserts, transitions and deletes', async () => {
+      const { knex, reader } = test.db;
+      const created: runs.WorkflowRun[] = [];
+      for (let index = 0; index < 5; index += 1)
+        created.push(await runs.createRun(knex, { workflowName: 'assist', definition }));
+      await runs.transitionRun(knex, created[0]!.id, ['pending'], 'running');
+      await runs.transitionRun(knex, created[1]!.id, ['pending'], 'running');
+      await runs.transitionRun(knex, created[1]!.id, ['running'], 'completed');
+      // A refused transition and a same-status update change nothing.
+      await runs.transitionRun(knex, created[2]!.id, ['paused'], 'running');
+      await knex('workflow_runs').where('id', created[3]!.id).update({ status: 'pending' });
+      expect(await runs.deleteRunIn(knex, created[4]!.id, ['pending'])).to.equal(true);
+
+      const maintained = await countRunsByStatus(reader, {});
+      expect(maintained).to.include({ pending: 2, running: 1, completed: 1, failed: 0 });
+      // The same figures as counting the rows, which a filter forces.
+      expect(await countRunsByStatus(reader, { since: '2000-01-01T00:00:00.000Z' })).to.deep.equal(
+        maintained,
+      );
+      expect(await runs.countRunsWithStatus(reader, 'running')).to.equal(1);
+      // Inside a transaction, the transaction's own change counts; the reader sees it on commit.
+      await knex.transaction(async (trx) => {
+        await runs.transitionRun(trx, created[0]!.id, ['running'], 'failed');
+        expect(await runs.countRunsWithStatus(trx, 'failed')).to.equal(1);
+      });
+      expect(await runs.countRunsWithStatus(reader, 'failed')).to.equal(1);
+      expect(await runs.countRunsWithStatus(reader, 'running')).to.equal(0);
+    });
+
+    it('reads through the reader what was just written through knex, and pages by keyset', async () => {
+      const { knex, reader } = test.db;
+      const made: conversations.Conversation[] = [];
+      for (let index = 0; index < 3; index += 1)
+        made.push(await conversations.createConversation(knex, { platform: 'web' }));
+      await conversations.renameConversation(knex, made[1]!.id, 'renamed');
+      expect(
+        (await conversations.findConversationByRef(reader, made[1]!.platformConversationId))?.title,
+      ).to.equal('renamed');
+      const firstPage = await conversations.listConversations(reader, { limit: 2 });
+      const rest = await conversations.listConversations(reader, {
+        limit: 2,
+        after: { lastActivityAt: firstPage[1]!.lastActivityAt, id: firstPage[1]!.id },
+      });
+      expect([...firstPage, ...rest].map((c) => c.id).sort()).to.deep.equal(made.map((c) => c.id).sort());
+
+      const codebase = await codebases.createCodebase(knex, {
+        name: 'r',
+        repositoryKey: 'k',
+        sourcePath: '/s',
+      });
+      expect((await codebases.findCodebaseAtPath(reader, '/s'))?.id).to.equal(codebase.id);
+      expect(await codebases.findCodebaseAtPath(reader, '/elsewhere')).to.equal(undefined);
+    });
+
+    it('refuses bad SQL with the database error, not a crash', async () => {
+      let failure: unknown;
+      await test.db.reader.all('select * from no_such_table').catch((error: unknown) => (failure = error));
+      expect(String(failure)).to.match(/no_such_table/);
+    });
+  });
+}

@@ -34,5 +34,39 @@ export function linkPager(baseUrl: () => string) {
     return pages;
   }
 
-  return { get, followLinks };
+  type Refusal = { code?: string; errors?: Array<{ path: string }> };
+
+  /** Each `limit` is refused with a 400 that names /query/limit and nothing else. */
+  async function expectLimitsRefused(listPath: string, limits: string[]): Promise<void> {
+    for (const limit of limits) {
+      const answer = await get<Refusal>(`${listPath}?limit=${limit}`);
+      expect(answer.status, limit).to.equal(400);
+      expect(
+        answer.body.errors?.map((error) => error.path),
+        limit,
+      ).to.deep.equal(['/query/limit']);
+    }
+  }
+
+  /**
+   * Garbage, non-JSON, a real cursor whose first key was edited, and each of `forged` (cursors
+   * encoded with wrong keys): every one a 400 invalid_cursor naming /query/cursor.
+   */
+  async function expectCursorsRefused(listPath: string, forged: string[]): Promise<void> {
+    const first = await get<unknown[]>(`${listPath}?limit=2`);
+    const cursor = new URL(NEXT_LINK.exec(first.link!)![1]!, baseUrl()).searchParams.get('cursor')!;
+    const edited = Buffer.from(
+      Buffer.from(cursor, 'base64url')
+        .toString('utf8')
+        .replace(/"k":\["[^"]+"/, '"k":["2099-01-01T00:00:00.000Z"'),
+    ).toString('base64url');
+    for (const bad of ['garbage!', 'bm90IGpzb24', edited, ...forged]) {
+      const answer = await get<Refusal>(`${listPath}?cursor=${encodeURIComponent(bad)}`);
+      expect(answer.status, bad).to.equal(400);
+      expect(answer.body.code, bad).to.equal('invalid_cursor');
+      expect(answer.body.errors?.[0]?.path, bad).to.equal('/query/cursor');
+    }
+  }
+
+  return { get, followLinks, expectLimitsRefused, expectCursorsRefused };
 }

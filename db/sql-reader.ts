@@ -29,20 +29,13 @@ export class SqliteReader implements SqlReader {
 
   constructor(private readonly file: string) {}
 
-  all<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    try {
-      return Promise.resolve(this.statement(sql).all(...params) as Row[]);
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
+  // Async only in signature: better-sqlite3 answers at once, and a throw becomes a rejection.
+  async all<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    return this.statement(sql).all(...params) as Row[];
   }
 
-  first<Row>(sql: string, params: readonly unknown[] = []): Promise<Row | undefined> {
-    try {
-      return Promise.resolve(this.statement(sql).get(...params) as Row | undefined);
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
+  async first<Row>(sql: string, params: readonly unknown[] = []): Promise<Row | undefined> {
+    return this.statement(sql).get(...params) as Row | undefined;
   }
 
   /** For good: like knex after destroy(), a closed reader refuses every read. */

@@ -2,7 +2,7 @@ import { SqlConditions } from '../sql-conditions.js';
 import { toReader, type ReadSource } from '../sql-reader.js';
 import { countOf, toNumber } from '../rows.js';
 import { RUN_STATUSES, type RunStatus } from '../../domain/runs/run-status.js';
-import { listRuns, type RunFilter, type WorkflowRun } from './workflow-runs.js';
+import { addCreatedRange, listRuns, type RunFilter, type WorkflowRun } from './workflow-runs.js';
 
 const ENDED_NODE_EVENTS = ['node_completed', 'node_failed', 'node_skipped'];
 
@@ -45,10 +45,7 @@ export async function countRunsByStatus(
   source: ReadSource,
   filter: RangeAndSearch,
 ): Promise<Record<RunStatus, number>> {
-  const conditions = new SqlConditions();
-  if (filter.since) conditions.add('created_at >= ?', filter.since);
-  if (filter.until) conditions.add('created_at < ?', filter.until);
-  addSearch(conditions, filter.search);
+  const conditions = addSearch(addCreatedRange(new SqlConditions(), filter), filter.search);
   const sql = conditions.where
     ? `select status, count(*) as count from workflow_runs${conditions.where} group by status`
     : 'select status, count from run_status_counts';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
+import { randomUUID } from 'node:crypto';
 import { limitClause, SqlConditions } from '../sql-conditions.js';
 import { toReader, type ReadSource } from '../sql-reader.js';
-import { randomUUID } from 'node:crypto';
 import { countOf, nowIso, parseJson, toIso, toIsoOrNull, toNumber } from '../rows.js';
 import { TERMINAL_RUN_STATUSES, type RunStatus } from '../../domain/runs/run-status.js';
 
@@ -160,6 +160,16 @@ export interface RunFilter {
   limit: number;
 }
 
+/** Runs created within `since` (inclusive) and `until` (exclusive), where given. */
+export function addCreatedRange(
+  conditions: SqlConditions,
+  range: Pick<RunFilter, 'since' | 'until'>,
+): SqlConditions {
+  if (range.since) conditions.add('created_at >= ?', range.since);
+  if (range.until) conditions.add('created_at < ?', range.until);
+  return conditions;
+}
+
 /** Runs newest first, filtered, keyed on (created_at, id) so pages stay stable while runs start. */
 export async function listRuns(
   source: ReadSource,
@@ -170,8 +180,7 @@ export async function listRuns(
   if (filter.workflowName) conditions.add('workflow_name = ?', filter.workflowName);
   if (filter.conversationId) conditions.add('conversation_id = ?', filter.conversationId);
   if (filter.codebaseId) conditions.add('codebase_id = ?', filter.codebaseId);
-  if (filter.since) conditions.add('created_at >= ?', filter.since);
-  if (filter.until) conditions.add('created_at < ?', filter.until);
+  addCreatedRange(conditions, filter);
   if (filter.before) {
     const { createdAt, id } = filter.before;
     conditions.add('(created_at < ? or (created_at = ? and id < ?))', createdAt, createdAt, id);

@@ -171,7 +171,7 @@ export async function countUserMessages(knex: Knex, conversationId: string): Pro
 }
 
 /**
- * Conversations whose oldest unfinished turn has waited since before `cutoffIso` with no turn of
+ * Conversations whose oldest unfinished turn has waited since `cutoffIso` or earlier with no turn of
  * theirs running: either stuck behind a lost signal, or waiting for a free assistant session.
  */
 export async function conversationsWaitingSince(knex: Knex, cutoffIso: string): Promise<string[]> {
@@ -179,7 +179,8 @@ export async function conversationsWaitingSince(knex: Knex, cutoffIso: string): 
   const rows = (await knex('messages')
     .distinct('conversation_id')
     .where('turn_status', 'queued')
-    .andWhere('created_at', '<', cutoffIso)
+    // At or before: with no wait asked for (a cutoff of now), a message of this millisecond counts.
+    .andWhere('created_at', '<=', cutoffIso)
     .whereNotIn('conversation_id', running)) as Array<{ conversation_id: string }>;
   return rows.map((row) => row.conversation_id);
 }

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
+import type pg from 'pg';
+import { typesWithIsoTimes } from './pg-time-text.js';
 
 /**
  * The hot read paths (one record, one page of a list) run their SQL without the query builder:
@@ -76,7 +78,12 @@ function numberedPlaceholders(sql: string): string {
 }
 
 interface PgConnection {
-  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  query(config: {
+    name?: string;
+    text: string;
+    values: unknown[];
+    types: pg.CustomTypesConfig;
+  }): Promise<{ rows: unknown[] }>;
 }
 
 interface PoolingClient {
@@ -86,10 +93,13 @@ interface PoolingClient {
 
 /**
  * On Postgres a connection comes from knex's own pool (no second pool to size), and each SQL text
- * is a named prepared statement, so the server parses and plans it once per connection.
+ * is a named prepared statement, so the server parses and plans it once per connection. Its rows
+ * hold times as ISO text (db/pg-time-text.ts), where knex's hold Dates: toIso takes either.
  */
 export class PostgresReader implements SqlReader {
   private readonly prepared = new Map<string, { name?: string; text: string }>();
+  // Times come back as the ISO text the repositories return, without a Date in between.
+  private readonly types = typesWithIsoTimes();
 
   constructor(private readonly knex: Knex) {}
 
@@ -97,7 +107,11 @@ export class PostgresReader implements SqlReader {
     const client = this.knex.client as unknown as PoolingClient;
     const connection = await client.acquireConnection();
     try {
-      const { rows } = await connection.query({ ...this.statement(sql), values: [...params] });
+      const { rows } = await connection.query({
+        ...this.statement(sql),
+        values: [...params],
+        types: this.types,
+      });
       return rows as Row[];
     } finally {
       await client.releaseConnection(connection);

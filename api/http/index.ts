@@ -12,6 +12,7 @@ export {
   type PageLimitOptions,
 } from './cursor.js';
 export { toHttpProblem } from './error-handler.js';
+export { SerializedJson, serializedOnce } from './serialized-json.js';
 export { nextPageLink, nextPageLinkHeader } from './link-header.js';
 export {
   buildOpenApiDocument,

@@ -1,6 +1,7 @@
 import { hasBodyBytes, JSON_TYPES, parsedBody } from './body.js';
 import { HttpProblem, type FieldError } from './problem.js';
 import type { HttpContext, NormalizedRoute, RouteResult } from './route.js';
+import { SerializedJson } from './serialized-json.js';
 import type { InputValidator, SchemaCompiler } from './validation.js';
 
 interface CompiledInputs {
@@ -29,8 +30,13 @@ function compileResponses(route: NormalizedRoute, compiler: SchemaCompiler, labe
  * A JSON answer that its OpenAPI schema does not describe is a bug in the handler: with
  * validation on it becomes a 500 whose log names the fields, so the test that made it fails.
  */
-function checkResponse(validators: Map<number, InputValidator>, label: string, ctx: HttpContext): void {
-  const body: unknown = ctx.body;
+function checkResponse(
+  validators: Map<number, InputValidator>,
+  label: string,
+  ctx: HttpContext,
+  sent: unknown,
+): void {
+  const body = sent instanceof SerializedJson ? sent.value() : sent;
   if (body === null || typeof body !== 'object' || Buffer.isBuffer(body) || 'pipe' in body) return;
   const validate = validators.get(ctx.status);
   if (!validate) throw new Error(`${label} answered ${ctx.status}, a status its responses do not list`);
@@ -65,7 +71,10 @@ function applyResult(ctx: HttpContext, result: RouteResult | undefined | void): 
     return;
   }
   if (result.headers) ctx.set(result.headers);
-  if (result.body !== undefined) {
+  if (result.body instanceof SerializedJson) {
+    ctx.body = result.body.text;
+    ctx.type = 'application/json';
+  } else if (result.body !== undefined) {
     ctx.body = result.body;
     if (result.type) ctx.type = result.type;
   }
@@ -105,6 +114,6 @@ export function createRouteHandler(
       requestId: ctx.state.requestId,
     });
     applyResult(ctx, result);
-    if (responses) checkResponse(responses, label, ctx);
+    if (responses) checkResponse(responses, label, ctx, result?.body ?? ctx.body);
   };
 }

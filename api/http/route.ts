@@ -1,6 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { ParameterizedContext } from 'koa';
 import type { Logger } from '../../config/logger.js';
+import type { SerializedJson } from './serialized-json.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -74,6 +75,9 @@ type ResponseBody<R> = WidenLiterals<
   { [K in keyof R]: R[K] extends { schema: infer S } ? StaticOf<S, unknown> : undefined }[keyof R]
 >;
 
+/** A body as a value, or already serialized (see SerializedJson). */
+type AnswerBody<R> = ResponseBody<R> | SerializedJson<ResponseBody<R>>;
+
 export interface RouteResult {
   /** Defaults to 200, or 204 when there is no body. */
   status?: number;
@@ -143,8 +147,8 @@ export interface TypedRouteDefinition<
       body: true extends Required ? StaticOf<B, undefined> : StaticOf<B, undefined> | undefined;
     }>,
   ):
-    | Promise<(RouteResult & { body?: ResponseBody<R> }) | undefined | void>
-    | (RouteResult & { body?: ResponseBody<R> })
+    | Promise<(RouteResult & { body?: AnswerBody<R> }) | undefined | void>
+    | (RouteResult & { body?: AnswerBody<R> })
     | undefined
     | void;
 }

@@ -83,13 +83,21 @@ export async function findCodebaseByRepositoryKey(knex: Knex, key: string): Prom
   return row ? fromRow(row) : undefined;
 }
 
-/** The codebase whose checkout (local_path or source_path) is exactly `path`. */
+// Plain code-unit order, as the SQL `order by created_at, id` of the lists (not the locale's).
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const olderFirst = (a: CodebaseRow, b: CodebaseRow) =>
+  compareText(toIso(a.created_at), toIso(b.created_at)) || compareText(a.id, b.id);
+
+/** The codebase whose checkout (local_path or source_path) is exactly `path`; the oldest if several. */
 export async function findCodebaseAtPath(source: ReadSource, path: string): Promise<Codebase | undefined> {
-  const row = await toReader(source).first<CodebaseRow>(
-    'select * from codebases where local_path = ? or source_path = ? order by created_at, id limit 1',
+  // At most a few rows match: sorting them here spares SQLite a temporary B-tree per call, which
+  // cost five times the lookup itself (this runs on every workflow and command listing).
+  const rows = await toReader(source).all<CodebaseRow>(
+    'select * from codebases where local_path = ? or source_path = ?',
     [path, path],
   );
-  return row ? fromRow(row) : undefined;
+  const oldest = rows.sort(olderFirst)[0];
+  return oldest ? fromRow(oldest) : undefined;
 }
 
 /** Where a codebase sits in the list (oldest first): the keys a page continues after. */

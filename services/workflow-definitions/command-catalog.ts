@@ -6,6 +6,6 @@ import { commandScope } from './discovery-scope.js';
 export async function listCommands(
   context: ServiceContext,
   cwd: string | undefined,
-): Promise<CommandEntry[]> {
+): Promise<readonly CommandEntry[]> {
   return discoverCommands(await commandScope(context, cwd));
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { parseYamlMapping, readYamlText, UnusableYaml } from '../../config/safe-yaml.js';
 import { validateWorkflowDefinition } from '../../domain/workflow-definitions/index.js';
 import { outputFormatProblem } from './output-format-check.js';
-import type { ItemSource } from './bundled-library.js';
+import { BUNDLED_WORKFLOWS_DIR, type ItemSource } from './bundled-library.js';
 import { FolderCache, matchingFileNames } from './folder-cache.js';
 
 /** A definition file this large is a mistake (or an attack), not a workflow. */
@@ -108,8 +108,13 @@ export function readDefinitionFolder(
   source: ItemSource,
   prefix = '',
 ): Promise<DefinitionFolder> {
-  return definitionFolders.read(folder, `${source}:${prefix}`, () =>
-    loadDefinitionFolder(folder, source, prefix),
+  return definitionFolders.read(
+    folder,
+    `${source}:${prefix}`,
+    () => loadDefinitionFolder(folder, source, prefix),
+    {
+      fixed: folder === BUNDLED_WORKFLOWS_DIR,
+    },
   );
 }
 

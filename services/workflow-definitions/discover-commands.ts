@@ -3,6 +3,7 @@ import { isInside } from '../../infra/files/path-inside.js';
 import { parseYamlMapping, readYamlText, UnusableYaml } from '../../config/safe-yaml.js';
 import { BUNDLED_COMMANDS_DIR, PROJECT_COMMANDS_FOLDER, type ItemSource } from './bundled-library.js';
 import { FolderCache, matchingFileNames } from './folder-cache.js';
+import { IdentityMemo } from './identity-memo.js';
 
 /** A command file this large is not a prompt. */
 export const MAX_COMMAND_BYTES = 256 * 1024;
@@ -70,17 +71,21 @@ async function loadCommandFolder(folder: string, source: ItemSource): Promise<Co
 }
 
 const commandFolders = new FolderCache<CommandEntry[]>();
+// One merged (frozen) list per combination of folder reads: the same array while none changes.
+const merged = new IdentityMemo<readonly CommandEntry[]>();
 
 /** A folder's commands, read once and again only when its entries change. */
 function readCommandFolder(folder: string, source: ItemSource): Promise<CommandEntry[]> {
-  return commandFolders.read(folder, source, () => loadCommandFolder(folder, source));
+  return commandFolders.read(folder, source, () => loadCommandFolder(folder, source), {
+    fixed: folder === BUNDLED_COMMANDS_DIR,
+  });
 }
 
 /**
  * Commands by name: `.cairn/commands/` first, then commands.folder (rule 5), then the bundled
  * ones; the first found wins.
  */
-export async function discoverCommands(options: CommandDiscoveryOptions): Promise<CommandEntry[]> {
+export async function discoverCommands(options: CommandDiscoveryOptions): Promise<readonly CommandEntry[]> {
   const folders: Array<[string, ItemSource]> = [];
   if (options.cwd) {
     folders.push([join(options.cwd, PROJECT_COMMANDS_FOLDER), 'project']);
@@ -89,11 +94,10 @@ export async function discoverCommands(options: CommandDiscoveryOptions): Promis
     if (folder && isInside(options.cwd, folder, { orAt: true })) folders.push([folder, 'project']);
   }
   if (options.loadBundled) folders.push([options.bundledDir ?? BUNDLED_COMMANDS_DIR, 'bundled']);
-  const byName = new Map<string, CommandEntry>();
-  for (const [folder, source] of folders) {
-    for (const entry of await readCommandFolder(folder, source)) {
-      if (!byName.has(entry.name)) byName.set(entry.name, entry);
-    }
-  }
-  return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const reads = await Promise.all(folders.map(([folder, source]) => readCommandFolder(folder, source)));
+  return merged.get(reads, () => {
+    const byName = new Map<string, CommandEntry>();
+    for (const entry of reads.flat()) if (!byName.has(entry.name)) byName.set(entry.name, entry);
+    return Object.freeze([...byName.values()].sort((a, b) => a.name.localeCompare(b.name)));
+  });
 }

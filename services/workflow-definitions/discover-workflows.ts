@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { BUNDLED_WORKFLOWS_DIR, PROJECT_WORKFLOWS_FOLDER } from './bundled-library.js';
+import { IdentityMemo } from './identity-memo.js';
 import {
   readDefinitionFolder,
   type DefinitionFileError,
@@ -15,12 +16,16 @@ export interface WorkflowDiscoveryOptions {
   bundledDir?: string;
 }
 
+/** Shared by every caller while the folders do not change: frozen. */
 export interface DiscoveredWorkflows {
-  workflows: WorkflowEntry[];
-  errors: DefinitionFileError[];
+  readonly workflows: readonly WorkflowEntry[];
+  readonly errors: readonly DefinitionFileError[];
 }
 
-const NOTHING: DefinitionFolder = { entries: [], errors: [], files: {} };
+const NOTHING: DefinitionFolder = Object.freeze({ entries: [], errors: [], files: {} });
+
+// One merged (frozen) listing per pair of folder reads: the same object while neither changes.
+const merged = new IdentityMemo<DiscoveredWorkflows>();
 
 /** The project's `.cairn/workflows/` folder. */
 export function projectWorkflowsFolder(cwd: string): string {
@@ -41,10 +46,15 @@ export async function discoverWorkflows(options: WorkflowDiscoveryOptions): Prom
     ? await readDefinitionFolder(options.bundledDir ?? BUNDLED_WORKFLOWS_DIR, 'bundled')
     : NOTHING;
   const project = options.cwd ? await projectDefinitions(options.cwd) : NOTHING;
-  const byName = new Map<string, WorkflowEntry>();
-  for (const entry of [...bundled.entries, ...project.entries]) byName.set(entry.name, entry);
-  const workflows = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
-  return { workflows, errors: [...bundled.errors, ...project.errors] };
+  return merged.get([bundled, project], () => {
+    const byName = new Map<string, WorkflowEntry>();
+    for (const entry of [...bundled.entries, ...project.entries]) byName.set(entry.name, entry);
+    const workflows = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+    return Object.freeze({
+      workflows: Object.freeze(workflows),
+      errors: Object.freeze([...bundled.errors, ...project.errors]),
+    });
+  });
 }
 
 /** A valid definition named `name` in `<name>.yaml|yml` of the project, the usual place for it. */

@@ -18,10 +18,20 @@ interface CachedFolder<T> {
 export class FolderCache<T> {
   private readonly folders = new RecentCache<string, CachedFolder<T>>(256);
 
-  async read(folder: string, variant: string, load: () => Promise<T>): Promise<T> {
+  /**
+   * `fixed`: the folder is Cairn's own (its bundled definitions, which change only with an
+   * upgrade, and so a restart): read once, never checked again.
+   */
+  async read(
+    folder: string,
+    variant: string,
+    load: () => Promise<T>,
+    options: { fixed?: boolean } = {},
+  ): Promise<T> {
+    const cached = this.folders.get(folder);
+    if (options.fixed && cached?.variant === variant) return cached.value;
     // Taken before loading: a change made during the load gives the next read a new signature.
     const signature = folderSignature(folder);
-    const cached = this.folders.get(folder);
     if (cached?.signature === signature && cached.variant === variant) return cached.value;
     const value = deepFreeze(await load());
     this.folders.set(folder, { variant, signature, value });

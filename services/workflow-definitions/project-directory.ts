@@ -14,7 +14,7 @@ export interface ProjectDirectory {
 function realOrUndefined(path: string | null | undefined): string | undefined {
   if (!path) return undefined;
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     return undefined;
   }

@@ -24,9 +24,16 @@ export interface CairnProcess {
 /** Runs the real `cairn` command as a child process, as a user would. */
 export function spawnCairn(
   args: string[],
-  options: { env: NodeJS.ProcessEnv; cwd: string; /** Another checkout's bin/cairn.mjs. */ bin?: string },
+  options: {
+    env: NodeJS.ProcessEnv;
+    cwd: string;
+    /** Another checkout's bin/cairn.mjs. */
+    bin?: string;
+    /** Options for Node itself, such as --cpu-prof (which NODE_OPTIONS refuses). */
+    nodeArgs?: string[];
+  },
 ): CairnProcess {
-  const child = spawn(process.execPath, [options.bin ?? CAIRN_BIN, ...args], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.bin ?? CAIRN_BIN, ...args], {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,15 @@
-import { defineRoute, defineRoutes, StrictObject, Type, type RouteDefinition } from '../../http/index.js';
+import {
+  defineRoute,
+  defineRoutes,
+  serializedOnce,
+  type Static,
+  StrictObject,
+  Type,
+  type RouteDefinition,
+} from '../../http/index.js';
 import type { ServiceContext } from '../../../services/context.js';
 import { listCommands } from '../../../services/workflow-definitions/command-catalog.js';
+import type { CommandEntry } from '../../../services/workflow-definitions/discover-commands.js';
 import { ItemSource } from './workflow-routes.js';
 
 const CommandList = StrictObject({
@@ -14,6 +23,16 @@ const CommandList = StrictObject({
   ),
 });
 
+// The list is the same frozen array while no folder changes: its body is serialized once.
+const listBody = serializedOnce((commands: readonly CommandEntry[]): Static<typeof CommandList> => ({
+  commands: commands.map(({ name, source, description, argumentHint }) => ({
+    name,
+    source,
+    ...(description ? { description } : {}),
+    ...(argumentHint ? { argumentHint } : {}),
+  })),
+}));
+
 export function commandRoutes(deps: ServiceContext): RouteDefinition[] {
   return defineRoutes(
     defineRoute({
@@ -26,17 +45,7 @@ export function commandRoutes(deps: ServiceContext): RouteDefinition[] {
       tags: ['workflows'],
       query: StrictObject({ cwd: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })) }),
       responses: { 200: { description: 'the commands', schema: CommandList } },
-      handler: async ({ query }) => {
-        const commands = (await listCommands(deps, query.cwd)).map(
-          ({ name, source, description, argumentHint }) => ({
-            name,
-            source,
-            ...(description ? { description } : {}),
-            ...(argumentHint ? { argumentHint } : {}),
-          }),
-        );
-        return { body: { commands } };
-      },
+      handler: async ({ query }) => ({ body: listBody(await listCommands(deps, query.cwd)) }),
     }),
   );
 }

@@ -4,6 +4,7 @@ import {
   defineRoute,
   defineRoutes,
   type RouteDefinition,
+  serializedOnce,
   type Static,
   StrictObject,
   StringEnum,
@@ -11,6 +12,7 @@ import {
 } from '../../http/index.js';
 import type { ServiceContext } from '../../../services/context.js';
 import type { WorkflowEntry } from '../../../services/workflow-definitions/definition-files.js';
+import type { DiscoveredWorkflows } from '../../../services/workflow-definitions/discover-workflows.js';
 import {
   deleteWorkflow,
   getWorkflow,
@@ -60,6 +62,12 @@ function lookupView(entry: WorkflowEntry): Static<typeof WorkflowLookup> {
   return { workflow: entry.workflow, filename: entry.filename, source: entry.source };
 }
 
+// The listing is the same frozen object while no folder changes: its body is serialized once.
+const listBody = serializedOnce((found: DiscoveredWorkflows): Static<typeof WorkflowList> => {
+  const workflows = found.workflows.map(lookupView);
+  return found.errors.length > 0 ? { workflows, errors: [...found.errors] } : { workflows };
+});
+
 export function workflowDefinitionRoutes(deps: ServiceContext): RouteDefinition[] {
   return defineRoutes(
     defineRoute({
@@ -73,9 +81,7 @@ export function workflowDefinitionRoutes(deps: ServiceContext): RouteDefinition[
         200: { description: 'the workflows', schema: ComponentRef('WorkflowList', WorkflowList) },
       },
       handler: async ({ query }) => {
-        const found = await listWorkflows(deps, query.cwd);
-        const workflows = found.workflows.map(lookupView);
-        return { body: found.errors.length > 0 ? { workflows, errors: found.errors } : { workflows } };
+        return { body: listBody(await listWorkflows(deps, query.cwd)) };
       },
     }),
     defineRoute({

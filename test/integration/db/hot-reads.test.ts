@@ -69,6 +69,17 @@ for (const kind of databaseKinds()) {
       });
       expect((await codebases.findCodebaseAtPath(reader, '/s'))?.id).to.equal(codebase.id);
       expect(await codebases.findCodebaseAtPath(reader, '/elsewhere')).to.equal(undefined);
+      // A later codebase checked out at the same path does not take the older one's place.
+      const later = await codebases.createCodebase(knex, {
+        name: 'r2',
+        repositoryKey: 'k2',
+        sourcePath: '/t',
+        localPath: '/s',
+      });
+      // Created in the same millisecond, the id would decide: make the order certain.
+      await knex('codebases').where({ id: later.id }).update({ created_at: '2999-01-01T00:00:00.000Z' });
+      expect((await codebases.findCodebaseAtPath(reader, '/s'))?.id).to.equal(codebase.id);
+      expect((await codebases.findCodebaseAtPath(reader, '/t'))?.id).to.equal(later.id);
     });
 
     it('refuses bad SQL with the database error, not a crash', async () => {

@@ -11,6 +11,7 @@ import {
   deleteProjectWorkflow,
   saveProjectWorkflow,
 } from '../../../services/workflow-definitions/workflow-store.js';
+import { FolderCache } from '../../../services/workflow-definitions/folder-cache.js';
 import { makeTempDir } from '../../support/temp-dirs.js';
 
 const definition = (name: string, prompt = 'Say hello') => ({ name, nodes: [{ id: 'only', prompt }] });
@@ -107,5 +108,28 @@ describe('workflow and command discovery, cached per folder', () => {
       'ship',
       'tidy',
     ]);
+  });
+
+  it("reads Cairn's own folders once: a fixed folder is not checked again", async () => {
+    const cache = new FolderCache<number>();
+    let loads = 0;
+    const load = async () => (loads += 1);
+    writeFileSync(join(bundled.path, 'one.yaml'), 'a');
+    expect(await cache.read(bundled.path, 'v', load, { fixed: true })).to.equal(1);
+    writeFileSync(join(bundled.path, 'two.yaml'), 'b');
+    expect(await cache.read(bundled.path, 'v', load, { fixed: true })).to.equal(1);
+    // The same folder read as an ordinary one sees the change.
+    expect(await cache.read(bundled.path, 'v', load)).to.equal(2);
+  });
+
+  it('gives the same frozen listing while no folder changes, and a new one after a change', async () => {
+    writeWorkflow('a.yaml', definition('a'));
+    const first = await discoverWorkflows(options());
+    expect(await discoverWorkflows(options())).to.equal(first);
+    expect(Object.isFrozen(first.workflows)).to.equal(true);
+    writeWorkflow('b.yaml', definition('b'));
+    const second = await discoverWorkflows(options());
+    expect(second).to.not.equal(first);
+    expect(second.workflows.map((entry) => entry.name)).to.deep.equal(['a', 'b']);
   });
 });

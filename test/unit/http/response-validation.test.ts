@@ -1,5 +1,11 @@
 import { expect } from 'chai';
-import { createHttpApp, defineRoute, defineRoutes } from '../../../api/http/index.js';
+import {
+  createHttpApp,
+  defineRoute,
+  defineRoutes,
+  SerializedJson,
+  serializedOnce,
+} from '../../../api/http/index.js';
 import { listen, type ListeningApp } from '../../support/http.js';
 import { captureLogs } from '../../support/logs.js';
 import { jsonClient } from '../../support/json-client.js';
@@ -72,6 +78,33 @@ describe('http kit: response validation', () => {
     const { call, logs } = await serve({ body: { id: 1, name: 'one' }, status: 201 });
     expect((await call('GET', '/thing')).status).to.equal(500);
     expect(logs.text()).to.include('answered 201, a status its responses do not list');
+  });
+
+  it('sends a serialized body as JSON and validates it like a value', async () => {
+    const { call } = await serve({ body: new SerializedJson('{"id":1,"name":"one"}') });
+    const answer = await call('GET', '/thing');
+    expect(answer).to.deep.equal({ status: 200, body: { id: 1, name: 'one' } });
+    const sent = await fetch(`${server!.url}/thing`);
+    expect(sent.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+
+    await server!.close();
+    const drifted = await serve({ body: new SerializedJson('{"id":"one"}') });
+    expect((await drifted.call('GET', '/thing')).status).to.equal(500);
+    expect(drifted.logs.text()).to.include('/response/name is required');
+  });
+
+  it('serializes a shared value once, and again only for a new value', () => {
+    let builds = 0;
+    const body = serializedOnce((source: { names: string[] }) => {
+      builds += 1;
+      return { count: source.names.length };
+    });
+    const shared = { names: ['a', 'b'] };
+    expect(body(shared).text).to.equal('{"count":2}');
+    expect(body(shared)).to.equal(body(shared));
+    expect(builds).to.equal(1);
+    expect(body({ names: ['c'] }).text).to.equal('{"count":1}');
+    expect(builds).to.equal(2);
   });
 
   it('checks nothing when it is off (production default)', async () => {

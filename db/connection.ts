@@ -1,13 +1,14 @@
 import knexFactory, { type Knex } from 'knex';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { Dialect } from './dialect.js';
 import { PostgresReader, SqliteReader, type SqlReader } from './sql-reader.js';
 
 // Knex prints to the console by default, e.g. "Migration table is already locked" each time a
 // second process waits for migrations; that is expected and retried, so it is not shown.
 const quietKnexLog = { warn() {}, deprecate() {}, debug() {}, error() {} };
 
-export type Dialect = 'sqlite' | 'postgres';
+export type { Dialect } from './dialect.js';
 
 export interface Database {
   knex: Knex;

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
+import type { Dialect } from './dialect.js';
 import { typesWithIsoTimes } from './pg-time-text.js';
 
 /**
@@ -15,6 +16,8 @@ import { typesWithIsoTimes } from './pg-time-text.js';
  * transaction reads through its knex transaction instead.
  */
 export interface SqlReader {
+  /** Which SQL the reader speaks, for the few expressions the dialects write differently. */
+  readonly dialect: Dialect;
   all<Row>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
   first<Row>(sql: string, params?: readonly unknown[]): Promise<Row | undefined>;
   close(): void;
@@ -25,6 +28,7 @@ export interface SqlReader {
 const MAX_STATEMENTS = 500;
 
 export class SqliteReader implements SqlReader {
+  readonly dialect = 'sqlite';
   private connection: BetterSqlite3.Database | undefined;
   private closed = false;
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
@@ -97,6 +101,7 @@ interface PoolingClient {
  * hold times as ISO text (db/pg-time-text.ts), where knex's hold Dates: toIso takes either.
  */
 export class PostgresReader implements SqlReader {
+  readonly dialect = 'postgres';
   private readonly prepared = new Map<string, { name?: string; text: string }>();
   // Times come back as the ISO text the repositories return, without a Date in between.
   private readonly types = typesWithIsoTimes();
@@ -150,6 +155,7 @@ export function readerOf(knex: Knex): SqlReader {
     return (postgres ? (result as { rows: Row[] }).rows : result) as Row[];
   };
   return {
+    dialect: postgres ? 'postgres' : 'sqlite',
     all,
     first: async <Row>(sql: string, params?: readonly unknown[]) => (await all<Row>(sql, params))[0],
     close: () => {},

@@ -10,6 +10,26 @@ export class SerializedJson<T = unknown> {
 
   constructor(readonly text: string) {}
 
+  /** A list whose items are JSON texts already (rows the database wrote as JSON). */
+  static ofItems<Item>(items: readonly string[]): SerializedJson<Item[]> {
+    return new SerializedJson<Item[]>(`[${items.join(',')}]`);
+  }
+
+  /**
+   * An object whose fields are values or serialized parts (a page's items beside its cursor);
+   * undefined fields are left out, as JSON.stringify leaves them out.
+   */
+  static object<Shape>(fields: Record<string, unknown>): SerializedJson<Shape> {
+    const parts: string[] = [];
+    for (const [name, value] of Object.entries(fields)) {
+      if (value === undefined) continue;
+      parts.push(
+        `${JSON.stringify(name)}:${value instanceof SerializedJson ? value.text : JSON.stringify(value)}`,
+      );
+    }
+    return new SerializedJson<Shape>(`{${parts.join(',')}}`);
+  }
+
   value(): T {
     return JSON.parse(this.text) as T;
   }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
 import { nowIso, toIso, toIsoOrNull } from '../rows.js';
+import { jsonObjectSql, type JsonProjection } from '../json-projection.js';
 import { limitClause, SqlConditions } from '../sql-conditions.js';
 import { toReader, type ReadSource } from '../sql-reader.js';
 
@@ -109,11 +110,8 @@ export interface ConversationFilter {
   limit?: number;
 }
 
-/** Most recently active first, ties broken by id, so every position in the list is unique. */
-export async function listConversations(
-  source: ReadSource,
-  filter: ConversationFilter = {},
-): Promise<Conversation[]> {
+/** The list's `where`, order and limit: most recently active first, ties broken by id. */
+function listTail(filter: ConversationFilter): { sql: string; params: unknown[] } {
   const conditions = new SqlConditions();
   if (filter.codebaseId) conditions.add('codebase_id = ?', filter.codebaseId);
   if (!filter.includeDeleted) conditions.add('deleted_at is null');
@@ -126,9 +124,38 @@ export async function listConversations(
       id,
     );
   }
-  let sql = `select * from conversations${conditions.where} order by last_activity_at desc, id desc`;
+  let sql = `from conversations${conditions.where} order by last_activity_at desc, id desc`;
   if (filter.limit !== undefined) sql += limitClause(filter.limit);
-  return (await toReader(source).all<ConversationRow>(sql, conditions.params)).map(fromRow);
+  return { sql, params: conditions.params };
+}
+
+/** Most recently active first, ties broken by id, so every position in the list is unique. */
+export async function listConversations(
+  source: ReadSource,
+  filter: ConversationFilter = {},
+): Promise<Conversation[]> {
+  const { sql, params } = listTail(filter);
+  return (await toReader(source).all<ConversationRow>(`select * ${sql}`, params)).map(fromRow);
+}
+
+/** A listed row written as JSON by the database, with its position in the list. */
+export interface ConversationJson extends ConversationPosition {
+  json: string;
+}
+
+/** listConversations, each row as the JSON text `projection` describes (for lists sent as they are). */
+export async function listConversationsAsJson(
+  source: ReadSource,
+  filter: ConversationFilter,
+  projection: JsonProjection,
+): Promise<ConversationJson[]> {
+  const reader = toReader(source);
+  const { sql, params } = listTail(filter);
+  const rows = await reader.all<{ json: string; last_activity_at: unknown; id: string }>(
+    `select ${jsonObjectSql(reader.dialect, projection)} as json, last_activity_at, id ${sql}`,
+    params,
+  );
+  return rows.map((row) => ({ json: row.json, lastActivityAt: toIso(row.last_activity_at), id: row.id }));
 }
 
 export async function renameConversation(

@@ -1,39 +1,12 @@
 import { SqlConditions } from '../sql-conditions.js';
 import { toReader, type ReadSource } from '../sql-reader.js';
-import { countOf, toNumber } from '../rows.js';
+import { countOf } from '../rows.js';
 import { RUN_STATUSES, type RunStatus } from '../../domain/runs/run-status.js';
-import { addCreatedRange, listRuns, type RunFilter, type WorkflowRun } from './workflow-runs.js';
+import type { Dialect } from '../dialect.js';
+import type { JsonProjection } from '../json-projection.js';
+import { addCreatedRange, listRunsAsJson, type RunFilter, type RunJson } from './workflow-runs.js';
 
 const ENDED_NODE_EVENTS = ['node_completed', 'node_failed', 'node_skipped'];
-
-/** Distinct nodes that have ended, per run. */
-export async function endedNodeCounts(
-  source: ReadSource,
-  runIds: readonly string[],
-): Promise<Map<string, number>> {
-  if (runIds.length === 0) return new Map();
-  const conditions = new SqlConditions().in('run_id', runIds).in('type', ENDED_NODE_EVENTS);
-  const rows = await toReader(source).all<{ run_id: string; count: unknown }>(
-    `select run_id, count(distinct node_id) as count from events${conditions.where} group by run_id`,
-    conditions.params,
-  );
-  return new Map(rows.map((row) => [row.run_id, toNumber(row.count)]));
-}
-
-/** Codebase names by id. */
-export async function codebaseNames(
-  source: ReadSource,
-  ids: readonly string[],
-): Promise<Map<string, string>> {
-  const wanted = [...new Set(ids)];
-  if (wanted.length === 0) return new Map();
-  const conditions = new SqlConditions().in('id', wanted);
-  const rows = await toReader(source).all<{ id: string; name: string }>(
-    `select id, name from codebases${conditions.where}`,
-    conditions.params,
-  );
-  return new Map(rows.map((row) => [row.id, row.name]));
-}
 
 type RangeAndSearch = Pick<RunFilter, 'since' | 'until'> & { search?: string };
 
@@ -69,10 +42,51 @@ function addSearch(conditions: SqlConditions, search: string | undefined): SqlCo
   );
 }
 
-/** listRuns with a text search on top. */
-export async function searchRuns(
+const ENDED_NODE_TYPES = ENDED_NODE_EVENTS.map((type) => `'${type}'`).join(', ');
+
+/**
+ * What the dashboard adds to a run, computed by the database beside the run's own fields: its
+ * codebase's name, distinct nodes ended, nodes in its definition, and milliseconds from its start
+ * to its end or to `?` (now, the one parameter).
+ */
+function dashboardFields(dialect: Dialect): JsonProjection {
+  const sqlite = dialect === 'sqlite';
+  return {
+    codebaseName: { sql: '(select name from codebases where codebases.id = workflow_runs.codebase_id)' },
+    nodesDone: {
+      sql:
+        '(select count(distinct node_id) from events where events.run_id = workflow_runs.id' +
+        ` and events.type in (${ENDED_NODE_TYPES}))`,
+    },
+    // Definitions are written by JSON.stringify; a nodes field that is not a list counts none.
+    nodesTotal: {
+      sql: sqlite
+        ? "(case when json_valid(definition) then coalesce(json_array_length(definition, '$.nodes'), 0) else 0 end)"
+        : "(case when json_typeof(definition::json -> 'nodes') = 'array' then json_array_length(definition::json -> 'nodes') else 0 end)",
+    },
+    durationMs: {
+      sql: sqlite
+        ? "(case when started_at is null then null else cast(round((unixepoch(coalesce(completed_at, ?), 'subsec') - unixepoch(started_at, 'subsec')) * 1000) as integer) end)"
+        : '(case when started_at is null then null else round(extract(epoch from (coalesce(completed_at, ?::timestamptz) - started_at)) * 1000)::bigint end)',
+    },
+  };
+}
+
+/**
+ * Runs newest first with a text search on top, each written as JSON by the database: the run's
+ * fields as `runProjection` describes them, then the dashboard's (dashboardFields).
+ */
+export async function searchRunsAsJson(
   source: ReadSource,
   filter: RunFilter & { search?: string },
-): Promise<WorkflowRun[]> {
-  return listRuns(source, filter, addSearch(new SqlConditions(), filter.search));
+  runProjection: JsonProjection,
+  now: string,
+): Promise<RunJson[]> {
+  const reader = toReader(source);
+  return listRunsAsJson(
+    reader,
+    filter,
+    { ...runProjection, ...dashboardFields(reader.dialect) },
+    { conditions: addSearch(new SqlConditions(), filter.search), selectParams: [now] },
+  );
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
+import { jsonObjectSql, type JsonProjection } from '../json-projection.js';
 import { limitClause, SqlConditions } from '../sql-conditions.js';
 import { toReader, type ReadSource } from '../sql-reader.js';
 import { countOf, nowIso, parseJson, toIso, toIsoOrNull, toNumber } from '../rows.js';
@@ -170,12 +171,8 @@ export function addCreatedRange(
   return conditions;
 }
 
-/** Runs newest first, filtered, keyed on (created_at, id) so pages stay stable while runs start. */
-export async function listRuns(
-  source: ReadSource,
-  filter: RunFilter,
-  conditions = new SqlConditions(),
-): Promise<WorkflowRun[]> {
+/** The list's `where`, order and limit: newest first, keyed on (created_at, id). */
+function listTail(filter: RunFilter, conditions: SqlConditions): string {
   if (filter.statuses?.length) conditions.in('status', filter.statuses);
   if (filter.workflowName) conditions.add('workflow_name = ?', filter.workflowName);
   if (filter.conversationId) conditions.add('conversation_id = ?', filter.conversationId);
@@ -185,11 +182,44 @@ export async function listRuns(
     const { createdAt, id } = filter.before;
     conditions.add('(created_at < ? or (created_at = ? and id < ?))', createdAt, createdAt, id);
   }
-  const rows = await toReader(source).all<RunRow>(
-    `select * from workflow_runs${conditions.where} order by created_at desc, id desc${limitClause(filter.limit)}`,
-    conditions.params,
+  return `from workflow_runs${conditions.where} order by created_at desc, id desc${limitClause(filter.limit)}`;
+}
+
+/** Runs newest first, filtered, keyed on (created_at, id) so pages stay stable while runs start. */
+export async function listRuns(
+  source: ReadSource,
+  filter: RunFilter,
+  conditions = new SqlConditions(),
+): Promise<WorkflowRun[]> {
+  const sql = `select * ${listTail(filter, conditions)}`;
+  return (await toReader(source).all<RunRow>(sql, conditions.params)).map(fromRow);
+}
+
+/** A listed run written as JSON by the database, with its position in the list. */
+export interface RunJson {
+  json: string;
+  createdAt: string;
+  id: string;
+}
+
+/**
+ * listRuns, each row as the JSON text `projection` describes (for lists sent as they are).
+ * `selectParams` are the values of `?` placeholders in the projection's expressions.
+ */
+export async function listRunsAsJson(
+  source: ReadSource,
+  filter: RunFilter,
+  projection: JsonProjection,
+  options: { conditions?: SqlConditions; selectParams?: unknown[] } = {},
+): Promise<RunJson[]> {
+  const reader = toReader(source);
+  const conditions = options.conditions ?? new SqlConditions();
+  const tail = listTail(filter, conditions);
+  const rows = await reader.all<{ json: string; created_at: unknown; id: string }>(
+    `select ${jsonObjectSql(reader.dialect, projection)} as json, created_at, id ${tail}`,
+    [...(options.selectParams ?? []), ...conditions.params],
   );
-  return rows.map(fromRow);
+  return rows.map((row) => ({ json: row.json, createdAt: toIso(row.created_at), id: row.id }));
 }
 
 /** The newest run started from a worker conversation (a chat platform's conversation id). */

@@ -2,16 +2,17 @@ import { findCodebase } from '../../db/repositories/codebases.js';
 import {
   createConversation as insertConversation,
   findConversationByRef,
-  listConversations as selectConversations,
+  listConversationsAsJson,
   renameConversation as renameConversationRow,
   softDeleteConversation,
   type Conversation,
   type ConversationPosition,
 } from '../../db/repositories/conversations.js';
 import { appendEvent } from '../../db/repositories/events.js';
+import type { JsonProjection } from '../../db/json-projection.js';
 import type { ServiceContext } from '../context.js';
 import { ServiceError } from '../service-error.js';
-import { readKeysetPage, type KeysetPage } from './keyset-page.js';
+import { readKeysetPage, type KeysetPage } from '../keyset-page.js';
 
 /** The conversation a public `{id}` names (its record id or web platform id), deleted ones too. */
 export async function getConversation(context: ServiceContext, ref: string): Promise<Conversation> {
@@ -65,16 +66,21 @@ export interface ConversationListRequest {
   limit: number;
 }
 
-/** One page of conversations, most recently active first. */
-export function listConversations(
+/**
+ * One page of conversations, most recently active first, each written by the database as the JSON
+ * object `projection` describes (the list goes to the client as it is).
+ */
+export async function listConversations(
   context: ServiceContext,
   request: ConversationListRequest,
-): Promise<KeysetPage<Conversation, ConversationPosition>> {
-  return readKeysetPage(
+  projection: JsonProjection,
+): Promise<KeysetPage<string, ConversationPosition>> {
+  const page = await readKeysetPage(
     request.limit,
-    (limit) => selectConversations(context.db.reader, { ...request, limit }),
-    (conversation) => ({ lastActivityAt: conversation.lastActivityAt, id: conversation.id }),
+    (limit) => listConversationsAsJson(context.db.reader, { ...request, limit }, projection),
+    ({ lastActivityAt, id }) => ({ lastActivityAt, id }),
   );
+  return { ...page, items: page.items.map((row) => row.json) };
 }
 
 /** Renames a live conversation; the rename and its `title` event commit together. */

@@ -12,7 +12,7 @@ import { messageWire } from '../../domain/conversations/wire.js';
 import type { ServiceContext } from '../context.js';
 import type { DispatchTurn } from './conversation-client.js';
 import { conversationDeleted, getConversation, getLiveConversation } from './conversations.js';
-import { readKeysetPage, type KeysetPage } from './keyset-page.js';
+import { readKeysetPage, type KeysetPage } from '../keyset-page.js';
 
 /** One page of a conversation's messages, newest first, strictly older than `beforeId` when given. */
 export async function listMessages(

@@ -1,20 +1,18 @@
 import { findConversationByRef } from '../../db/repositories/conversations.js';
-import {
-  codebaseNames,
-  countRunsByStatus,
-  endedNodeCounts,
-  searchRuns,
-} from '../../db/repositories/run-dashboard.js';
+import { countRunsByStatus, searchRunsAsJson } from '../../db/repositories/run-dashboard.js';
 import { listRunEvents, type RunEvent } from '../../db/repositories/run-events.js';
 import {
   findRun,
   findRunByWorker,
-  listRuns,
+  listRunsAsJson,
   type RunFilter,
+  type RunJson,
   type WorkflowRun,
 } from '../../db/repositories/workflow-runs.js';
+import type { JsonProjection } from '../../db/json-projection.js';
 import type { RunStatus } from '../../domain/runs/run-status.js';
 import type { ServiceContext } from '../context.js';
+import { readKeysetPage, type KeysetPage } from '../keyset-page.js';
 import { ServiceError } from '../service-error.js';
 
 /** Where a page of runs ends: the next page starts strictly after it (newest first). */
@@ -23,11 +21,8 @@ export interface RunKey {
   id: string;
 }
 
-export interface RunPage<T> {
-  items: T[];
-  /** Present when another page follows. */
-  next?: RunKey;
-}
+/** A page of runs, each written as JSON by the database; `next` when another page follows. */
+export type RunPage = KeysetPage<string, RunKey>;
 
 /** What every run listing filters on. */
 export interface RunListFilter {
@@ -44,16 +39,10 @@ export interface RunDetail {
   events: RunEvent[];
 }
 
-/** Fetches one row more than a page: it only says whether another page follows. */
-async function pageOf(
-  limit: number,
-  fetch: (rows: number) => Promise<WorkflowRun[]>,
-): Promise<RunPage<WorkflowRun>> {
-  const rows = await fetch(limit + 1);
-  if (rows.length <= limit) return { items: rows };
-  const items = rows.slice(0, limit);
-  const last = items[items.length - 1]!;
-  return { items, next: { createdAt: last.createdAt, id: last.id } };
+/** Reads one row more than a page (it only says whether another follows); keeps the JSON texts. */
+async function jsonPage(limit: number, read: (rows: number) => Promise<RunJson[]>): Promise<RunPage> {
+  const page = await readKeysetPage(limit, read, ({ createdAt, id }) => ({ createdAt, id }));
+  return { ...page, items: page.items.map((row) => row.json) };
 }
 
 const repositoryFilter = (filter: RunListFilter, rows: number): RunFilter => ({
@@ -71,22 +60,30 @@ export async function requireRun(context: ServiceContext, runId: string): Promis
   return run;
 }
 
-/** Runs newest first; a conversation may be named by its id or its platform id. */
+/**
+ * Runs newest first, each as the JSON `projection` describes; a conversation may be named by its
+ * id or its platform id.
+ */
 export async function listRunsPage(
   context: ServiceContext,
   filter: RunListFilter & { workflowName?: string; conversationId?: string; codebaseId?: string },
-): Promise<RunPage<WorkflowRun>> {
+  projection: JsonProjection,
+): Promise<RunPage> {
   const { reader } = context.db;
   const conversationId = filter.conversationId
     ? ((await findConversationByRef(reader, filter.conversationId))?.id ?? filter.conversationId)
     : undefined;
-  return pageOf(filter.limit, (rows) =>
-    listRuns(reader, {
-      ...repositoryFilter(filter, rows),
-      workflowName: filter.workflowName,
-      conversationId,
-      codebaseId: filter.codebaseId,
-    }),
+  return jsonPage(filter.limit, (rows) =>
+    listRunsAsJson(
+      reader,
+      {
+        ...repositoryFilter(filter, rows),
+        workflowName: filter.workflowName,
+        conversationId,
+        codebaseId: filter.codebaseId,
+      },
+      projection,
+    ),
   );
 }
 
@@ -107,59 +104,29 @@ export async function getRunByWorker(context: ServiceContext, platformId: string
   return withEvents(context, run);
 }
 
-export interface DashboardRun {
-  run: WorkflowRun;
-  codebaseName: string | null;
-  /** Distinct nodes that have ended. */
-  nodesDone: number;
-  nodesTotal: number;
-  /** Since the run began, to its end or now; null before it began. */
-  durationMs: number | null;
-}
-
-export interface DashboardPage extends RunPage<DashboardRun> {
+export interface DashboardPage extends RunPage {
   /** Runs per status within the same date range and search (not the status filter). */
   counts: Record<RunStatus, number>;
 }
 
-function nodesTotal(run: WorkflowRun): number {
-  const nodes = (run.definition as { nodes?: unknown }).nodes;
-  return Array.isArray(nodes) ? nodes.length : 0;
-}
-
-function durationMs(run: WorkflowRun, now: number): number | null {
-  if (!run.startedAt) return null;
-  return (run.completedAt ? Date.parse(run.completedAt) : now) - Date.parse(run.startedAt);
-}
-
-/** Runs for the dashboard: each with its codebase, progress and duration, plus counts per status. */
+/**
+ * Runs for the dashboard, each written as JSON by the database: the run's fields as `projection`
+ * describes them, then its codebase's name, nodes ended and in all, and duration (to its end, or
+ * to now); plus the counts per status.
+ */
 export async function dashboardRuns(
   context: ServiceContext,
   filter: RunListFilter & { search?: string },
+  projection: JsonProjection,
 ): Promise<DashboardPage> {
   const { reader } = context.db;
   const { since, until, search } = filter;
-  const runs = await pageOf(filter.limit, (rows) =>
-    searchRuns(reader, { ...repositoryFilter(filter, rows), search }),
-  );
-  const [ended, names, counts] = await Promise.all([
-    endedNodeCounts(
-      reader,
-      runs.items.map((run) => run.id),
-    ),
-    codebaseNames(
-      reader,
-      runs.items.flatMap((run) => (run.codebaseId ? [run.codebaseId] : [])),
+  const now = new Date().toISOString();
+  const [runs, counts] = await Promise.all([
+    jsonPage(filter.limit, (rows) =>
+      searchRunsAsJson(reader, { ...repositoryFilter(filter, rows), search }, projection, now),
     ),
     countRunsByStatus(reader, { since, until, search }),
   ]);
-  const now = Date.now();
-  const items = runs.items.map((run) => ({
-    run,
-    codebaseName: run.codebaseId ? (names.get(run.codebaseId) ?? null) : null,
-    nodesDone: ended.get(run.id) ?? 0,
-    nodesTotal: nodesTotal(run),
-    durationMs: durationMs(run, now),
-  }));
-  return { ...runs, items, counts };
+  return { ...runs, counts };
 }

@@ -8,6 +8,8 @@ import {
   nextPageLinkHeader,
   pageLimit,
   pageQueryProperties,
+  SerializedJson,
+  type Static,
   StrictObject,
   Type,
   type RouteDefinition,
@@ -22,7 +24,7 @@ import {
 } from '../../../services/conversations/conversations.js';
 import type { ConversationPosition } from '../../../db/repositories/conversations.js';
 import { conversationWire } from '../../../domain/conversations/wire.js';
-import { Conversation } from './conversation-schemas.js';
+import { Conversation, conversationJsonColumns } from './conversation-schemas.js';
 
 export const conversationParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
 const conversationRef = ComponentRef('Conversation', Conversation);
@@ -69,15 +71,19 @@ export function conversationRoutes(context: ServiceContext): RouteDefinition[] {
       },
       handler: async ({ query, ctx }) => {
         const limit = pageLimit(query.limit, LIST_PAGE);
-        const page = await listConversations(context, {
-          codebaseId: query.codebase_id,
-          includeDeleted: query.include_deleted,
-          after: positionOf(query.cursor),
-          limit,
-        });
+        const page = await listConversations(
+          context,
+          {
+            codebaseId: query.codebase_id,
+            includeDeleted: query.include_deleted,
+            after: positionOf(query.cursor),
+            limit,
+          },
+          conversationJsonColumns,
+        );
         const next = page.next && encodeCursor([page.next.lastActivityAt, page.next.id]);
         return {
-          body: page.items.map(conversationWire),
+          body: SerializedJson.ofItems<Static<typeof Conversation>>(page.items),
           headers: next ? { Link: nextPageLink(ctx, { cursor: next, limit }) } : undefined,
         };
       },

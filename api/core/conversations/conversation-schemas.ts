@@ -9,6 +9,7 @@ import {
   StringEnum,
   Type,
 } from '../../http/index.js';
+import type { JsonProjection } from '../../../db/json-projection.js';
 
 export const Conversation = StrictObject({
   id: Type.String(),
@@ -27,6 +28,25 @@ export const Conversation = StrictObject({
   created_at: DateTime(),
   updated_at: DateTime(),
 });
+
+/**
+ * A conversation as the database writes it for the list: the same fields, in the same order, as
+ * conversationWire (domain/conversations/wire.ts); test/integration/db/json-pages.test.ts holds
+ * the two to each other.
+ */
+export const conversationJsonColumns: JsonProjection = {
+  id: ['id'],
+  platform: ['platform'],
+  platform_conversation_id: ['platform_conversation_id'],
+  codebase_id: ['codebase_id'],
+  title: ['title'],
+  isolation_environment_id: ['isolation_environment_id'],
+  deleted: ['deleted_at', 'present'],
+  deleted_at: ['deleted_at', 'time'],
+  last_activity_at: ['last_activity_at', 'time'],
+  created_at: ['created_at', 'time'],
+  updated_at: ['updated_at', 'time'],
+};
 
 export const Message = StrictObject({
   id: Type.Integer({ description: 'increases with arrival' }),

@@ -10,9 +10,9 @@ import {
 } from '../../http/index.js';
 import { RUN_STATUSES, type RunStatus } from '../../../domain/runs/run-status.js';
 import type { ServiceContext } from '../../../services/context.js';
-import { dashboardRuns, type DashboardRun } from '../../../services/runs/run-reads.js';
+import { dashboardRuns } from '../../../services/runs/run-reads.js';
 import { pageBody, runFilterProperties, runFilters, runPageProperties } from './run-query.js';
-import { runView, WorkflowRun } from './run-view.js';
+import { runJsonColumns, WorkflowRun } from './run-view.js';
 
 const PAGE = { default: 25, max: 200 };
 
@@ -29,14 +29,6 @@ const DashboardRunSchema = StrictObject({
 const StatusCounts = StrictObject(
   Object.fromEntries(RUN_STATUSES.map((status) => [status, Type.Integer()])) as Record<RunStatus, TInteger>,
 );
-
-const dashboardView = ({ run, ...progress }: DashboardRun): Static<typeof DashboardRunSchema> => ({
-  ...runView(run),
-  codebaseName: progress.codebaseName,
-  nodesDone: progress.nodesDone,
-  nodesTotal: progress.nodesTotal,
-  durationMs: progress.durationMs,
-});
 
 /** Runs for the dashboard: each with its codebase, progress, duration and cost, plus counts per status. */
 export function dashboardRoutes(context: ServiceContext): RouteDefinition[] {
@@ -66,8 +58,13 @@ export function dashboardRoutes(context: ServiceContext): RouteDefinition[] {
       },
       handler: async ({ query }) => {
         const search = query.q?.trim() || undefined;
-        const result = await dashboardRuns(context, { ...runFilters(query, PAGE), search });
-        return { body: { ...pageBody(result, dashboardView), counts: result.counts } };
+        // The database writes each item: the run's fields (runJsonColumns), then the dashboard's.
+        const result = await dashboardRuns(context, { ...runFilters(query, PAGE), search }, runJsonColumns);
+        return {
+          body: pageBody<Static<typeof DashboardRunSchema>, { counts: Static<typeof StatusCounts> }>(result, {
+            counts: result.counts,
+          }),
+        };
       },
     }),
   );

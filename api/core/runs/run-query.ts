@@ -8,6 +8,7 @@ import {
   pageLimit,
   type PageLimitOptions,
   pageQueryProperties,
+  SerializedJson,
   type Static,
   Type,
 } from '../../http/index.js';
@@ -68,10 +69,16 @@ export function runFilters(query: RunFilterQuery, page: PageLimitOptions): RunLi
   };
 }
 
-/** A page of runs as the API sends it: its items shaped, and a cursor when another page follows. */
-export function pageBody<T, V>(result: RunPage<T>, view: (item: T) => V): Page<V> {
-  const items = result.items.map(view);
-  return result.next ? { items, nextCursor: cursorAfter(result.next) } : { items };
+/** A page of runs as the API sends it: the items the database wrote, and a cursor when another page follows. */
+export function pageBody<Item, Extra extends object = object>(
+  result: RunPage,
+  extra?: Extra,
+): SerializedJson<Page<Item> & Extra> {
+  return SerializedJson.object({
+    items: SerializedJson.ofItems<Item>(result.items),
+    nextCursor: result.next && cursorAfter(result.next),
+    ...extra,
+  });
 }
 
 const cursorAfter = (key: RunKey) => encodeCursor([key.createdAt, key.id]);

@@ -16,7 +16,7 @@ import {
   type RunDetail,
 } from '../../../services/runs/run-reads.js';
 import { pageBody, runFilterProperties, runFilters, runPageProperties } from './run-query.js';
-import { runEventView, runView, WorkflowRun, WorkflowRunEvent } from './run-view.js';
+import { runEventView, runJsonColumns, runView, WorkflowRun, WorkflowRunEvent } from './run-view.js';
 
 const PAGE = { default: 50, max: 200 };
 const RunRef = ComponentRef('WorkflowRun', WorkflowRun);
@@ -48,13 +48,17 @@ export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
       }),
       responses: { 200: { description: 'a page of runs', schema: pageSchema(RunRef) } },
       handler: async ({ query }) => {
-        const result = await listRunsPage(context, {
-          ...runFilters(query, PAGE),
-          workflowName: query.workflowName,
-          conversationId: query.conversationId,
-          codebaseId: query.codebaseId,
-        });
-        return { body: pageBody(result, runView) };
+        const result = await listRunsPage(
+          context,
+          {
+            ...runFilters(query, PAGE),
+            workflowName: query.workflowName,
+            conversationId: query.conversationId,
+            codebaseId: query.codebaseId,
+          },
+          runJsonColumns,
+        );
+        return { body: pageBody<Static<typeof WorkflowRun>>(result) };
       },
     }),
     defineRoute({

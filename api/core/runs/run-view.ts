@@ -7,6 +7,7 @@ import {
   StringEnum,
   Type,
 } from '../../http/index.js';
+import type { JsonProjection } from '../../../db/json-projection.js';
 import type { RunEvent } from '../../../db/repositories/run-events.js';
 import type { WorkflowRun as RunRecord } from '../../../db/repositories/workflow-runs.js';
 import { RUN_STATUSES } from '../../../domain/runs/run-status.js';
@@ -64,6 +65,29 @@ export function runView(run: RunRecord): Static<typeof WorkflowRun> {
     updatedAt: run.updatedAt,
   };
 }
+
+/**
+ * A run as the database writes it for the lists: the same fields, in the same order, as runView;
+ * test/integration/db/json-pages.test.ts holds the two to each other.
+ */
+export const runJsonColumns: JsonProjection = {
+  runId: ['id'],
+  workflowName: ['workflow_name'],
+  status: ['status'],
+  message: ['message'],
+  conversationId: ['conversation_id'],
+  codebaseId: ['codebase_id'],
+  isolationEnvironmentId: ['isolation_environment_id'],
+  workerPlatformId: ['worker_platform_id'],
+  currentNode: ['current_node'],
+  error: ['error'],
+  totalTokens: ['total_tokens'],
+  totalCostUsd: ['total_cost_usd'],
+  startedAt: ['started_at', 'time'],
+  completedAt: ['completed_at', 'time'],
+  createdAt: ['created_at', 'time'],
+  updatedAt: ['updated_at', 'time'],
+};
 
 export function runEventView(event: RunEvent): Static<typeof WorkflowRunEvent> {
   return {

@@ -1,0 +1,2 @@
+/** The two databases Cairn runs on. */
+export type Dialect = 'sqlite' | 'postgres';

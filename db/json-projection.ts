@@ -1,0 +1,60 @@
+import type { Dialect } from './dialect.js';
+
+/**
+ * How a column becomes a field of a JSON object written by the database:
+ * - `value`: as stored (text, number or null);
+ * - `time`: a timestamp as the ISO text Date#toISOString writes (milliseconds, `Z`), or null.
+ *   SQLite holds exactly that text (Cairn writes every time through nowIso or toISOString), so
+ *   it is sent as stored: reformatting each value cost half the page;
+ * - `present`: true when the column is not null (`deleted` from `deleted_at`).
+ */
+export type JsonColumnKind = 'value' | 'time' | 'present';
+
+/** A field the database computes: an SQL expression of the repository's own making, never input. */
+export interface JsonExpression {
+  sql: string;
+}
+
+/** A JSON object's fields, in order, each a column and how to write it (or an expression). */
+export type JsonProjection = Readonly<
+  Record<string, readonly [column: string, kind?: JsonColumnKind] | JsonExpression>
+>;
+
+/** A field name is code, not data; it is written into SQL as a literal, so only plain names pass. */
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function fieldSql(dialect: Dialect, column: string, kind: JsonColumnKind): string {
+  if (!FIELD_NAME.test(column)) throw new Error(`not a column name: ${column}`);
+  switch (kind) {
+    case 'value':
+      return column;
+    case 'present':
+      return dialect === 'sqlite'
+        ? `json(case when ${column} is null then 'false' else 'true' end)`
+        : `(${column} is not null)`;
+    case 'time':
+      // Postgres writes a timestamptz in its own form: reformatted, truncated to milliseconds
+      // as the pg driver's Date was.
+      return dialect === 'sqlite'
+        ? column
+        : `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  }
+}
+
+/**
+ * The SQL expression of one row as JSON text, for lists whose rows go to the client as they are:
+ * the database writes the JSON, which costs a third of reading the columns into objects and
+ * serializing those (one value per row crosses into JavaScript instead of a dozen). Numbers are
+ * written by the database: SQLite keeps 15 significant digits of a float.
+ */
+export function jsonObjectSql(dialect: Dialect, projection: JsonProjection): string {
+  const pairs = Object.entries(projection).map(([field, source]) => {
+    if (!FIELD_NAME.test(field)) throw new Error(`not a field name: ${field}`);
+    if ('sql' in source) return `'${field}', ${source.sql}`;
+    const [column, kind = 'value'] = source;
+    return `'${field}', ${fieldSql(dialect, column, kind)}`;
+  });
+  return dialect === 'sqlite'
+    ? `json_object(${pairs.join(', ')})`
+    : `json_build_object(${pairs.join(', ')})::text`;
+}

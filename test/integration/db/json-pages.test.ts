@@ -1,0 +1,154 @@
+import { expect } from 'chai';
+import { conversationJsonColumns } from '../../../api/core/conversations/conversation-schemas.js';
+import { runJsonColumns, runView } from '../../../api/core/runs/run-view.js';
+import { jsonObjectSql } from '../../../db/json-projection.js';
+import * as codebases from '../../../db/repositories/codebases.js';
+import * as conversations from '../../../db/repositories/conversations.js';
+import { searchRunsAsJson } from '../../../db/repositories/run-dashboard.js';
+import { appendRunEvent, listRunEvents } from '../../../db/repositories/run-events.js';
+import * as runs from '../../../db/repositories/workflow-runs.js';
+import { conversationWire } from '../../../domain/conversations/wire.js';
+import { databaseKinds, type TestDatabase } from '../../support/databases.js';
+
+// The lists the database writes as JSON must say exactly what the views of the same rows say,
+// field by field and in the same order: the text is compared after one parse, so a field the SQL
+// adds, drops, reorders, renames or writes in another form (a time, a number, a flag) fails here.
+const sameText = (json: string, value: unknown) =>
+  expect(JSON.stringify(JSON.parse(json))).to.equal(JSON.stringify(value));
+
+for (const kind of databaseKinds()) {
+  describe(`lists written as JSON by the database (${kind.name})`, () => {
+    let test: TestDatabase;
+    beforeEach(async () => {
+      test = await kind.create();
+    });
+    afterEach(async () => {
+      await test.dispose();
+    });
+
+    async function someRuns() {
+      const { knex } = test.db;
+      const codebase = await codebases.createCodebase(knex, {
+        name: 'shop "front"',
+        repositoryKey: 'k',
+        sourcePath: '/s',
+      });
+      const conversation = await conversations.createConversation(knex, { platform: 'web', title: 'talk' });
+      const plain = await runs.createRun(knex, {
+        workflowName: 'assist',
+        definition: { name: 'assist', nodes: [] },
+      });
+      const busy = await runs.createRun(knex, {
+        workflowName: 'fix-issue',
+        definition: { name: 'fix-issue', nodes: [{ id: 'a' }, { id: 'b' }, { id: 'c' }] },
+        message: 'Fix the “checkout” bug\nplease',
+        conversationId: conversation.id,
+        codebaseId: codebase.id,
+      });
+      const odd = await runs.createRun(knex, {
+        workflowName: 'odd',
+        definition: { name: 'odd', nodes: 'not a list' },
+        codebaseId: codebase.id,
+      });
+      await knex('workflow_runs').where('id', busy.id).update({
+        status: 'failed',
+        current_node: 'b',
+        error: 'exit 1: "quoted" \\ back',
+        total_tokens: 123456,
+        total_cost_usd: 0.123456,
+        started_at: '2026-03-01T10:00:00.250Z',
+        completed_at: '2026-03-01T10:02:03.999Z',
+      });
+      await knex('workflow_runs')
+        .where('id', odd.id)
+        .update({ status: 'running', started_at: '2026-03-01T09:00:00.000Z' });
+      for (const [type, nodeId] of [
+        ['node_completed', 'a'],
+        ['node_completed', 'a'],
+        ['node_failed', 'b'],
+        ['node_started', 'c'],
+        ['node_skipped', null],
+      ] as const)
+        await appendRunEvent(knex, { runId: busy.id, conversationId: conversation.id, type, nodeId });
+      return { codebase, plain, busy, odd };
+    }
+
+    it('writes conversations as conversationWire does', async () => {
+      const { knex, reader } = test.db;
+      const codebase = await codebases.createCodebase(knex, {
+        name: 'r',
+        repositoryKey: 'k',
+        sourcePath: '/s',
+      });
+      await conversations.createConversation(knex, { platform: 'web' });
+      await conversations.createConversation(knex, {
+        platform: 'telegram',
+        platformConversationId: '42',
+        title: 'a “quoted” title',
+        codebaseId: codebase.id,
+      });
+      const gone = await conversations.createConversation(knex, { platform: 'web', title: 'gone' });
+      await conversations.softDeleteConversation(knex, gone.id);
+      const filter = { includeDeleted: true, limit: 10 };
+      const written = await conversations.listConversationsAsJson(reader, filter, conversationJsonColumns);
+      const read = await conversations.listConversations(reader, filter);
+      expect(written).to.have.length(3);
+      written.forEach((row, index) => {
+        sameText(row.json, conversationWire(read[index]!));
+        expect({ lastActivityAt: row.lastActivityAt, id: row.id }).to.deep.equal({
+          lastActivityAt: read[index]!.lastActivityAt,
+          id: read[index]!.id,
+        });
+      });
+      expect(written.some((row) => JSON.parse(row.json).deleted === true)).to.equal(true);
+    });
+
+    it('writes runs as runView does', async () => {
+      await someRuns();
+      const { reader } = test.db;
+      const written = await runs.listRunsAsJson(reader, { limit: 10 }, runJsonColumns);
+      const read = await runs.listRuns(reader, { limit: 10 });
+      expect(written).to.have.length(3);
+      written.forEach((row, index) => sameText(row.json, runView(read[index]!)));
+    });
+
+    it("writes the dashboard's fields as counted from the events and the definition", async () => {
+      const { codebase, busy, odd, plain } = await someRuns();
+      const { reader } = test.db;
+      const now = '2026-03-01T10:00:30.000Z';
+      const written = await searchRunsAsJson(reader, { limit: 10 }, runJsonColumns, now);
+      const byId = new Map(written.map((row) => [row.id, JSON.parse(row.json) as Record<string, unknown>]));
+      const busyEvents = await listRunEvents(reader, busy.id);
+      const endedNodes = new Set(
+        busyEvents
+          .filter((event) => event.type !== 'node_started' && event.nodeId)
+          .map((event) => event.nodeId),
+      );
+      expect(byId.get(busy.id)).to.deep.include({
+        codebaseName: codebase.name,
+        nodesDone: endedNodes.size,
+        nodesTotal: 3,
+        durationMs: 123_749,
+      });
+      // Running: measured to now; never started: no duration; a nodes field that is no list: none.
+      expect(byId.get(odd.id)).to.deep.include({ nodesDone: 0, nodesTotal: 0, durationMs: 3_630_000 });
+      expect(byId.get(plain.id)).to.deep.include({ codebaseName: null, nodesTotal: 0, durationMs: null });
+      for (const row of written) {
+        const { codebaseName, nodesDone, nodesTotal, durationMs, ...own } = JSON.parse(row.json);
+        void [codebaseName, nodesDone, nodesTotal, durationMs];
+        sameText(JSON.stringify(own), runView((await runs.findRun(reader, row.id))!));
+      }
+      // The search applies to the written list as to the read one.
+      expect(
+        (await searchRunsAsJson(reader, { limit: 10, search: 'FRONT' }, runJsonColumns, now))
+          .map((row) => row.id)
+          .sort(),
+      ).to.deep.equal([busy.id, odd.id].sort());
+    });
+
+    it('refuses a field or column that is not a plain name', () => {
+      expect(() => jsonObjectSql(kind.name, { "a'b": ['id'] })).to.throw(/not a field name/);
+      expect(() => jsonObjectSql(kind.name, { a: ['id; drop table runs'] })).to.throw(/not a column name/);
+    });
+  });
+}

@@ -12,7 +12,8 @@
 // Targets (issue 12 with AMENDMENTS A.4): single-record and in-memory reads >= 50% of /health;
 // 50-row pages >= 25% (SQLite) / 15% (Postgres); list p99 < 25 ms; POST -> 202 p50 < 10 ms;
 // Cairn's own processes < 200 MB idle, everything < 350 MB idle and < 500 MB after the load.
-// BENCH_CAIRN_BIN runs another checkout's bin/cairn.mjs (for before/after figures).
+// BENCH_CAIRN_BIN runs another checkout's bin/cairn.mjs (for before/after figures);
+// BENCH_DATABASES (sqlite,postgres) names the databases to measure.
 import autocannon from 'autocannon';
 import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -215,9 +216,11 @@ async function withPostgresDatabase<T>(serverUrl: string, measure: (url: string)
   }
 }
 
-const results = [await measureDatabase('sqlite', undefined)];
+const databases = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',');
+const results = [];
+if (databases.includes('sqlite')) results.push(await measureDatabase('sqlite', undefined));
 const postgresServer = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-if (postgresServer)
+if (postgresServer && databases.includes('postgres'))
   results.push(await withPostgresDatabase(postgresServer, (url) => measureDatabase('postgres', url)));
 printFigures('reads', {
   command: `node bin/run-ts.mjs bench/reads.ts (cairn: ${CAIRN_BIN}, ${CONNECTIONS} connections, ${SECONDS} s per endpoint)`,

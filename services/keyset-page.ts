@@ -16,3 +16,13 @@ export async function readKeysetPage<T, K>(
   const items = rows.slice(0, limit);
   return { items, next: positionOf(items[limit - 1]!) };
 }
+
+/** readKeysetPage for rows the database wrote as JSON: the page keeps their texts. */
+export async function readJsonPage<Row extends { json: string }, K>(
+  limit: number,
+  read: (fetch: number) => Promise<Row[]>,
+  positionOf: (row: Row) => K,
+): Promise<KeysetPage<string, K>> {
+  const page = await readKeysetPage(limit, read, positionOf);
+  return { ...page, items: page.items.map((row) => row.json) };
+}

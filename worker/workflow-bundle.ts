@@ -1,9 +1,11 @@
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Logger } from '../config/logger.js';
 import { PACKAGE_ROOT } from '../config/package-root.js';
+import type { BundleMessage } from './build-workflow-bundle.js';
 import { installedVersion, workflowSources } from './workflow-sources.js';
 
 // The TypeScript sources are bundled whether Cairn runs from them or from dist/: the bundler
@@ -30,33 +32,58 @@ export function workflowBundleKey(entry: string, projectRoot: string): string {
   return hash.digest('hex').slice(0, 16);
 }
 
+// Compiled beside this file in dist/; the TypeScript source when Cairn runs from its sources.
+const BUILDER = new URL(
+  `./build-workflow-bundle${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
+  import.meta.url,
+);
+
+/** Runs the bundler in a child process (build-workflow-bundle.ts says why), logging what it reports. */
+function buildInChild(file: string, logger: Logger): Promise<void> {
+  const builder = fileURLToPath(BUILDER);
+  // A TypeScript builder needs the loader, which the parent may have registered through its API
+  // alone (CAIRN_DEV=1); named by its absolute location, as the child's cwd may be anywhere.
+  const execArgv =
+    builder.endsWith('.ts') && !process.execArgv.some((arg) => arg.includes('tsx'))
+      ? [...process.execArgv, `--import=${import.meta.resolve('tsx')}`]
+      : process.execArgv;
+  return new Promise((resolve, reject) => {
+    const child = fork(builder, [WORKFLOWS_ENTRY, SOURCE_MAP, file], {
+      execArgv,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    let failure = '';
+    child.on('message', ({ level, message, meta }: BundleMessage) => {
+      logger[level]({ ...meta }, message);
+      if (level === 'error') failure = message;
+    });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      if (code === 0) resolve();
+      else
+        reject(
+          new Error(
+            `building the workflow bundle failed (${signal ?? `exit ${code}`})${failure ? `: ${failure}` : ''}`,
+          ),
+        );
+    });
+  });
+}
+
 /**
  * The prebuilt workflow bundle, from the cache when the sources are unchanged: bundling takes
  * seconds, a cached bundle loads in milliseconds, which keeps `cairn start` fast.
  */
 export async function loadWorkflowBundle(cacheDir: string, logger: Logger): Promise<{ code: string }> {
   const file = join(cacheDir, `workflow-bundle-${workflowBundleKey(WORKFLOWS_ENTRY, PACKAGE_ROOT)}.js`);
-  if (existsSync(file)) return { code: readFileSync(file, 'utf8') };
-  const started = Date.now();
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_ENTRY,
-    webpackConfigHook: (config) => ({ ...config, devtool: SOURCE_MAP }),
-    logger: {
-      log: () => {},
-      trace: () => {},
-      debug: () => {},
-      info: () => {},
-      warn: (message: string, meta?: Record<string, unknown>) => logger.warn({ ...meta }, message),
-      error: (message: string, meta?: Record<string, unknown>) => logger.error({ ...meta }, message),
-    },
-  });
-  mkdirSync(cacheDir, { recursive: true });
-  const partial = `${file}.${process.pid}.tmp`;
-  writeFileSync(partial, code);
-  renameSync(partial, file); // atomic: a concurrent reader never sees half a bundle
-  logger.info(
-    { event: 'worker.bundle_built', durationMs: Date.now() - started, file },
-    'workflow bundle built',
-  );
-  return { code };
+  if (!existsSync(file)) {
+    const started = Date.now();
+    mkdirSync(cacheDir, { recursive: true });
+    await buildInChild(file, logger);
+    logger.info(
+      { event: 'worker.bundle_built', durationMs: Date.now() - started, file },
+      'workflow bundle built',
+    );
+  }
+  return { code: readFileSync(file, 'utf8') };
 }

@@ -12,7 +12,7 @@ import { appendEvent } from '../../db/repositories/events.js';
 import type { JsonProjection } from '../../db/json-projection.js';
 import type { ServiceContext } from '../context.js';
 import { ServiceError } from '../service-error.js';
-import { readKeysetPage, type KeysetPage } from '../keyset-page.js';
+import { readJsonPage, type KeysetPage } from '../keyset-page.js';
 
 /** The conversation a public `{id}` names (its record id or web platform id), deleted ones too. */
 export async function getConversation(context: ServiceContext, ref: string): Promise<Conversation> {
@@ -70,17 +70,16 @@ export interface ConversationListRequest {
  * One page of conversations, most recently active first, each written by the database as the JSON
  * object `projection` describes (the list goes to the client as it is).
  */
-export async function listConversations(
+export function listConversations(
   context: ServiceContext,
   request: ConversationListRequest,
   projection: JsonProjection,
 ): Promise<KeysetPage<string, ConversationPosition>> {
-  const page = await readKeysetPage(
+  return readJsonPage(
     request.limit,
     (limit) => listConversationsAsJson(context.db.reader, { ...request, limit }, projection),
     ({ lastActivityAt, id }) => ({ lastActivityAt, id }),
   );
-  return { ...page, items: page.items.map((row) => row.json) };
 }
 
 /** Renames a live conversation; the rename and its `title` event commit together. */

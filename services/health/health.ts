@@ -1,5 +1,5 @@
 import { countTurns } from '../../db/repositories/messages.js';
-import { countRunsWithStatus } from '../../db/repositories/workflow-runs.js';
+import { countTurnsAndRuns } from '../../db/repositories/service-figures.js';
 import type { ServiceContext } from '../context.js';
 
 /** Assistant turns running and waiting, against the session limit (MAX_CONCURRENT_CONVERSATIONS). */
@@ -46,11 +46,8 @@ export async function serviceFigures(
   maxConcurrent: number,
 ): Promise<ServiceFigures | undefined> {
   try {
-    const [turns, runningWorkflows] = await Promise.all([
-      countTurns(context.db.reader),
-      countRunsWithStatus(context.db.reader, 'running'),
-    ]);
-    return { concurrency: { active: turns.active, queued: turns.queued, maxConcurrent }, runningWorkflows };
+    const { active, queued, runningWorkflows } = await countTurnsAndRuns(context.db.reader);
+    return { concurrency: { active, queued, maxConcurrent }, runningWorkflows };
   } catch {
     return undefined;
   }

@@ -12,7 +12,7 @@ import {
 import type { JsonProjection } from '../../db/json-projection.js';
 import type { RunStatus } from '../../domain/runs/run-status.js';
 import type { ServiceContext } from '../context.js';
-import { readKeysetPage, type KeysetPage } from '../keyset-page.js';
+import { readJsonPage, type KeysetPage } from '../keyset-page.js';
 import { ServiceError } from '../service-error.js';
 
 /** Where a page of runs ends: the next page starts strictly after it (newest first). */
@@ -39,11 +39,7 @@ export interface RunDetail {
   events: RunEvent[];
 }
 
-/** Reads one row more than a page (it only says whether another follows); keeps the JSON texts. */
-async function jsonPage(limit: number, read: (rows: number) => Promise<RunJson[]>): Promise<RunPage> {
-  const page = await readKeysetPage(limit, read, ({ createdAt, id }) => ({ createdAt, id }));
-  return { ...page, items: page.items.map((row) => row.json) };
-}
+const runKey = ({ createdAt, id }: RunJson): RunKey => ({ createdAt, id });
 
 const repositoryFilter = (filter: RunListFilter, rows: number): RunFilter => ({
   statuses: filter.statuses,
@@ -73,17 +69,20 @@ export async function listRunsPage(
   const conversationId = filter.conversationId
     ? ((await findConversationByRef(reader, filter.conversationId))?.id ?? filter.conversationId)
     : undefined;
-  return jsonPage(filter.limit, (rows) =>
-    listRunsAsJson(
-      reader,
-      {
-        ...repositoryFilter(filter, rows),
-        workflowName: filter.workflowName,
-        conversationId,
-        codebaseId: filter.codebaseId,
-      },
-      projection,
-    ),
+  return readJsonPage(
+    filter.limit,
+    (rows) =>
+      listRunsAsJson(
+        reader,
+        {
+          ...repositoryFilter(filter, rows),
+          workflowName: filter.workflowName,
+          conversationId,
+          codebaseId: filter.codebaseId,
+        },
+        projection,
+      ),
+    runKey,
   );
 }
 
@@ -123,8 +122,10 @@ export async function dashboardRuns(
   const { since, until, search } = filter;
   const now = new Date().toISOString();
   const [runs, counts] = await Promise.all([
-    jsonPage(filter.limit, (rows) =>
-      searchRunsAsJson(reader, { ...repositoryFilter(filter, rows), search }, projection, now),
+    readJsonPage(
+      filter.limit,
+      (rows) => searchRunsAsJson(reader, { ...repositoryFilter(filter, rows), search }, projection, now),
+      runKey,
     ),
     countRunsByStatus(reader, { since, until, search }),
   ]);

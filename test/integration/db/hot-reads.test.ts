@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import * as codebases from '../../../db/repositories/codebases.js';
 import * as conversations from '../../../db/repositories/conversations.js';
 import { countRunsByStatus } from '../../../db/repositories/run-dashboard.js';
+import { countTurnsAndRuns } from '../../../db/repositories/service-figures.js';
 import * as runs from '../../../db/repositories/workflow-runs.js';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
 
@@ -37,6 +38,7 @@ for (const kind of databaseKinds()) {
         maintained,
       );
       expect(await runs.countRunsWithStatus(reader, 'running')).to.equal(1);
+      expect(await countTurnsAndRuns(reader)).to.deep.equal({ active: 0, queued: 0, runningWorkflows: 1 });
       // Inside a transaction, the transaction's own change counts; the reader sees it on commit.
       await knex.transaction(async (trx) => {
         await runs.transitionRun(trx, created[0]!.id, ['running'], 'failed');

@@ -3,6 +3,7 @@ import { databaseKinds, type TestDatabase } from '../../support/databases.js';
 import * as codebases from '../../../db/repositories/codebases.js';
 import * as conversations from '../../../db/repositories/conversations.js';
 import * as messages from '../../../db/repositories/messages.js';
+import { countTurnsAndRuns } from '../../../db/repositories/service-figures.js';
 import * as sessions from '../../../db/repositories/assistant-sessions.js';
 import * as environments from '../../../db/repositories/isolation-environments.js';
 import * as runs from '../../../db/repositories/workflow-runs.js';
@@ -94,6 +95,7 @@ for (const kind of databaseKinds()) {
       expect(await messages.transitionTurn(knex, stored[0]!.id, ['queued'], 'running')).to.equal(true);
       expect(await messages.transitionTurn(knex, stored[0]!.id, ['queued'], 'running')).to.equal(false);
       expect(await messages.countTurns(knex)).to.deep.equal({ active: 1, queued: 4 });
+      expect(await countTurnsAndRuns(knex)).to.deep.equal({ active: 1, queued: 4, runningWorkflows: 0 });
     });
 
     it('keeps one active isolation environment per codebase, kind and key', async () => {

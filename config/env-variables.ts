@@ -182,7 +182,16 @@ export const ENVIRONMENT_TABLE = {
         'Interface the HTTP services listen on (0.0.0.0 to accept remote connections; the API has no auth of its own)',
       default: '127.0.0.1',
     }),
-    webUiOrigin: text('WEB_UI_ORIGIN', { description: 'CORS origin for API routes', default: '*' }),
+    webUiOrigin: text('WEB_UI_ORIGIN', {
+      description:
+        'The other origin whose pages may use the API (CORS and state changes); * for every origin (the spec default, unsafe without sign-in)',
+      defaultText: "unset: the service's own pages only",
+    }),
+    allowedHosts: list('ALLOWED_HOSTS', {
+      description:
+        'Host names the services answer to besides localhost, IP addresses, the machine name and DOMAIN (refused with 403 otherwise, against DNS rebinding); * for any',
+      lowercase: true,
+    }),
     validateResponses: flag('CAIRN_VALIDATE_RESPONSES', {
       default: false,
       description:

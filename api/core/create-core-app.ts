@@ -22,7 +22,10 @@ import { dashboardRoutes } from './runs/dashboard-routes.js';
 export interface CoreAppDependencies extends HealthDependencies {
   db: Database;
   logger: Logger;
-  corsOrigin: string;
+  /** WEB_UI_ORIGIN: the other origin allowed to read and change (`*`: every one); unset: none. */
+  corsOrigin?: string;
+  /** Host names besides loopback names and IP addresses (the machine's, DOMAIN, ALLOWED_HOSTS). */
+  allowedHosts?: readonly string[];
   /** Check every JSON answer against its response schema (tests turn this on). */
   validateResponses?: boolean;
   update: UpdateInfo;
@@ -73,6 +76,7 @@ export function createCoreApp(deps: CoreAppDependencies): HttpApp {
     },
     logger: deps.logger.child({ component: 'core-api' }),
     corsOrigin: deps.corsOrigin,
+    allowedHosts: deps.allowedHosts,
     validateResponses: deps.validateResponses,
     openapiPaths: ['/api/openapi.json'],
   });

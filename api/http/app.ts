@@ -8,6 +8,7 @@ import { buildOpenApiDocument, type OpenApiComponents, type OpenApiServer } from
 import { problemSchema } from './problem.js';
 import { requestId } from './request-id.js';
 import { requestLog } from './request-log.js';
+import { siteGuard } from './site-guard.js';
 import { normalizeRoutes, type HttpState, type RouteDefinition } from './route.js';
 import { buildRouter, methodsForPath, unmatchedRoute, type StaticEndpoint } from './router.js';
 import { SchemaCompiler } from './validation.js';
@@ -18,8 +19,13 @@ export interface HttpAppOptions {
   description?: string;
   routes: readonly RouteDefinition[];
   logger: Logger;
-  /** `*` (default) or one exact origin. */
+  /**
+   * The one other origin whose pages may read the answers (CORS) and change state, or `*` for
+   * every origin; unset, no CORS headers are sent and only the service's own pages can do either.
+   */
   corsOrigin?: string;
+  /** Host names the service answers to besides loopback names and IP addresses (site-guard.ts). */
+  allowedHosts?: readonly string[];
   bodyLimitBytes?: number;
   /** Where the OpenAPI document is served; a path ending in .yaml or .yml serves YAML. */
   openapiPaths?: string[];
@@ -73,7 +79,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   app.use(requestId());
   app.use(requestLog(options.logger));
   app.use(errorHandler());
-  app.use(cors({ origin: options.corsOrigin ?? '*', methodsFor: (path) => methodsForPath(router, path) }));
+  app.use(siteGuard({ allowedHosts: options.allowedHosts ?? [], allowedOrigin: options.corsOrigin }));
+  if (options.corsOrigin)
+    app.use(cors({ origin: options.corsOrigin, methodsFor: (path) => methodsForPath(router, path) }));
   app.use(jsonBody(bodyLimitBytes));
   for (const middleware of options.extraMiddleware ?? []) app.use(middleware);
   app.use(router.routes());

@@ -47,6 +47,7 @@ export {
   type ProblemDocument,
 } from './problem.js';
 export { REQUEST_ID_HEADER } from './request-id.js';
+export { siteGuard, type SitePolicy } from './site-guard.js';
 export {
   defineRoute,
   defineRoutes,

@@ -1,5 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
+import type { Environment } from '../../config/environment.js';
 import type { Database } from '../../db/connection.js';
 import { createCoreApp } from '../../api/core/create-core-app.js';
 import { sourceBuildUpdateInfo } from '../../api/core/update-routes.js';
@@ -20,6 +22,13 @@ import { searchAttributesRegistered } from '../../infra/temporal/search-attribut
 const POLL_MS = { postgres: 2_000, sqlite: 250 } as const;
 
 /** Live delivery of journal events to this process's SSE clients. */
+/** Names the services answer to besides loopback names and IPs: this machine's, DOMAIN, ALLOWED_HOSTS. */
+export function allowedHostNames(environment: Environment): string[] {
+  const names = [hostname(), ...environment.server.allowedHosts];
+  if (environment.deployment.domain) names.push(environment.deployment.domain);
+  return names;
+}
+
 function startJournalHub(context: CairnContext, db: Database, lifecycle: Lifecycle): JournalHub {
   const hub = new JournalHub({ knex: db.knex, logger: context.logger, pollMs: POLL_MS[db.dialect] });
   const listener = db.dialect === 'postgres' ? listenForJournalAppends(db.knex, context.logger) : undefined;
@@ -72,6 +81,7 @@ export async function startHttpServices(
     maxConcurrent: config.effective.concurrency.maxConversations,
     adapters: enabledAdapters(environment),
     corsOrigin: environment.server.webUiOrigin,
+    allowedHosts: allowedHostNames(environment),
     validateResponses: environment.server.validateResponses,
     update: sourceBuildUpdateInfo(pkg.version, pkg.releasesUrl),
     codebases: {

@@ -1,11 +1,13 @@
 import { expect } from 'chai';
 import { Client, Connection } from '@temporalio/client';
 import { readdirSync, readFileSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../worker/temporal/ports.js';
 import { DEFAULT_TASK_QUEUE } from '../../domain/task-queues.js';
 import type { SystemCheckResult } from '../../workflows/system/system-check.js';
 import { spawnCairn, waitForOk, type CairnProcess } from '../support/cairn-process.js';
+import { rawRequest } from '../support/http.js';
 import { makeTempDir, makeTempHome } from '../support/temp-dirs.js';
 
 /** Processes whose command line mentions `needle` (the embedded Temporal server of one home). */
@@ -26,7 +28,40 @@ function childEnv(home: string, port: number): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_HOME: home, PORT: String(port), LOG_LEVEL: 'info' };
   delete env.TEMPORAL_ADDRESS;
   delete env.DATABASE_URL;
+  for (const name of ['HOST', 'WEB_UI_ORIGIN', 'ALLOWED_HOSTS']) delete env[name];
   return env;
+}
+
+/** The machine's addresses other than loopback, where a default start must not be reachable. */
+function externalAddresses(): string[] {
+  return Object.values(networkInterfaces())
+    .flat()
+    .flatMap((info) => (info && !info.internal && info.family === 'IPv4' ? [info.address] : []));
+}
+
+/**
+ * Without HOST, WEB_UI_ORIGIN or ALLOWED_HOSTS the service listens on loopback only, refuses a
+ * rebinding host name and refuses a change sent by a page of another site (AMENDMENTS B "13").
+ */
+async function expectOnlyLocalSites(port: number): Promise<void> {
+  const base = `http://127.0.0.1:${port}`;
+  for (const address of externalAddresses()) {
+    const reached = await rawRequest(`http://${address}:${port}/health`).then(
+      () => true,
+      () => false,
+    );
+    expect(reached, `reachable on ${address}`).to.equal(false);
+  }
+  const rebound = await rawRequest(`${base}/api/health`, { headers: { Host: `attacker.example:${port}` } });
+  expect(rebound.status).to.equal(403);
+  const crossSite = await rawRequest(`${base}/api/conversations`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: 'https://attacker.example' },
+    body: JSON.stringify({ title: 'planted' }),
+  });
+  expect(crossSite.status).to.equal(403);
+  const listed = (await (await fetch(`${base}/api/conversations`)).json()) as Array<{ title: string }>;
+  expect(listed.map((conversation) => conversation.title)).to.not.include('planted');
 }
 
 describe('cairn start (the whole service in one process)', function () {
@@ -68,6 +103,7 @@ describe('cairn start (the whole service in one process)', function () {
       status: 'ok',
       database: 'sqlite',
     });
+    await expectOnlyLocalSites(port);
 
     const workflowId = `e2e-system-check-${port}`;
     const result = (await withClient(first.temporalAddress, (client) =>

@@ -47,7 +47,6 @@ export async function startTestCoreApp(
     version: '0.0.0-test',
     maxConcurrent: options.maxConcurrent ?? 2,
     adapters: ['web'],
-    corsOrigin: '*',
     validateResponses: true,
     update: sourceBuildUpdateInfo('0.0.0-test', ''),
     codebases: { registration: context, temporal },

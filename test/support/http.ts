@@ -1,4 +1,5 @@
 import type Koa from 'koa';
+import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ListeningApp {
@@ -19,4 +20,36 @@ export async function listen(app: Koa<never> | Koa): Promise<ListeningApp> {
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * A request with headers fetch will not send as given (Host, a forged Origin), as a browser on
+ * another site or a DNS-rebinding page would send them.
+ */
+export function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      url,
+      { method: options.method ?? 'GET', headers: options.headers },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
+        );
+      },
+    );
+    request.once('error', reject);
+    request.end(options.body);
+  });
 }

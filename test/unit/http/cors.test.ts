@@ -9,9 +9,29 @@ describe('http kit: CORS', () => {
     server = undefined;
   });
 
-  describe('with the default origin *', () => {
+  describe('with no origin set (the default): the service is its own only site', () => {
     beforeEach(async () => {
       server = await startSampleServer();
+    });
+
+    it('sends no CORS headers to another origin, so its pages cannot read the answers', async () => {
+      const response = await fetch(`${server?.url}/api/items`, {
+        headers: { Origin: 'http://elsewhere.test' },
+      });
+      expect(response.status).to.equal(200);
+      expect(response.headers.get('access-control-allow-origin')).to.equal(null);
+      const preflight = await fetch(`${server?.url}/api/items`, {
+        method: 'OPTIONS',
+        headers: { Origin: 'http://elsewhere.test', 'Access-Control-Request-Method': 'POST' },
+      });
+      expect(preflight.headers.get('access-control-allow-origin')).to.equal(null);
+      expect(preflight.headers.get('access-control-allow-methods')).to.equal(null);
+    });
+  });
+
+  describe('with every origin (WEB_UI_ORIGIN=*, the spec default)', () => {
+    beforeEach(async () => {
+      server = await startSampleServer({ corsOrigin: '*' });
     });
 
     it('allows any origin without Vary and exposes the request id', async () => {

@@ -48,6 +48,30 @@ function fieldSql(dialect: Dialect, column: string, kind: JsonColumnKind): strin
  * written by the database: SQLite keeps 15 significant digits of a float.
  */
 export function jsonObjectSql(dialect: Dialect, projection: JsonProjection): string {
+  return written(projection, dialect);
+}
+
+/**
+ * `make(key, dialect)` made once per key object and dialect: for what is derived from the
+ * projections, which are constants of the code, so it is not rebuilt on every request.
+ */
+export function oncePerDialect<K extends object, V>(make: (key: K, dialect: Dialect) => V) {
+  const made = new WeakMap<K, Partial<Record<Dialect, V>>>();
+  return (key: K, dialect: Dialect): V => {
+    const byDialect = made.get(key) ?? {};
+    if (!(dialect in byDialect)) {
+      byDialect[dialect] = make(key, dialect);
+      made.set(key, byDialect);
+    }
+    return byDialect[dialect]!;
+  };
+}
+
+const written = oncePerDialect((projection: JsonProjection, dialect) =>
+  writeJsonObjectSql(dialect, projection),
+);
+
+function writeJsonObjectSql(dialect: Dialect, projection: JsonProjection): string {
   const pairs = Object.entries(projection).map(([field, source]) => {
     if (!FIELD_NAME.test(field)) throw new Error(`not a field name: ${field}`);
     if ('sql' in source) return `'${field}', ${source.sql}`;

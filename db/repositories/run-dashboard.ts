@@ -3,7 +3,7 @@ import { toReader, type ReadSource } from '../sql-reader.js';
 import { countOf } from '../rows.js';
 import { RUN_STATUSES, type RunStatus } from '../../domain/runs/run-status.js';
 import type { Dialect } from '../dialect.js';
-import type { JsonProjection } from '../json-projection.js';
+import { oncePerDialect, type JsonProjection } from '../json-projection.js';
 import { addCreatedRange, listRunsAsJson, type RunFilter, type RunJson } from './workflow-runs.js';
 
 const ENDED_NODE_EVENTS = ['node_completed', 'node_failed', 'node_skipped'];
@@ -83,10 +83,14 @@ export async function searchRunsAsJson(
   now: string,
 ): Promise<RunJson[]> {
   const reader = toReader(source);
-  return listRunsAsJson(
-    reader,
-    filter,
-    { ...runProjection, ...dashboardFields(reader.dialect) },
-    { conditions: addSearch(new SqlConditions(), filter.search), selectParams: [now] },
-  );
+  return listRunsAsJson(reader, filter, withDashboardFields(runProjection, reader.dialect), {
+    conditions: addSearch(new SqlConditions(), filter.search),
+    selectParams: [now],
+  });
 }
+
+// The same merged projection object each time, so its SQL is written once (jsonObjectSql).
+const withDashboardFields = oncePerDialect((runProjection: JsonProjection, dialect): JsonProjection => ({
+  ...runProjection,
+  ...dashboardFields(dialect),
+}));

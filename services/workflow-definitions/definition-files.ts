@@ -3,6 +3,7 @@ import { parseYamlMapping, readYamlText, UnusableYaml } from '../../config/safe-
 import { validateWorkflowDefinition } from '../../domain/workflow-definitions/index.js';
 import { outputFormatProblem } from './output-format-check.js';
 import { BUNDLED_WORKFLOWS_DIR, type ItemSource } from './bundled-library.js';
+import { checkoutProblem } from '../../infra/files/checkout-boundary.js';
 import { FolderCache, matchingFileNames } from './folder-cache.js';
 
 /** A definition file this large is a mistake (or an attack), not a workflow. */
@@ -70,14 +71,22 @@ async function loadDefinitionFolder(
   folder: string,
   source: ItemSource,
   prefix: string,
+  checkout: string | undefined,
 ): Promise<DefinitionFolder> {
   const entries: WorkflowEntry[] = [];
   const errors: DefinitionFileError[] = [];
   const files: Record<string, FileResult> = {};
   const seen = new Map<string, string>();
+  // A project's folder or file that links out of its checkout is reported, never read.
+  const outside = checkout && checkoutProblem(checkout, folder);
+  if (outside)
+    return { entries, errors: [{ filename: prefix.replace(/\/$/, ''), source, error: outside }], files };
   for (const name of await matchingFileNames(folder, DEFINITION_FILE)) {
     const filename = `${prefix}${name}`;
-    const result = await readDefinitionFile(join(folder, name), filename, source);
+    const leaves = checkout && checkoutProblem(checkout, join(folder, name));
+    const result: FileResult = leaves
+      ? { error: { filename, source, error: leaves } }
+      : await readDefinitionFile(join(folder, name), filename, source);
     files[name] = result;
     if ('error' in result) {
       errors.push(result.error);
@@ -100,21 +109,21 @@ async function loadDefinitionFolder(
 
 /**
  * Every definition file of a folder, in name order. `prefix` is how file names are shown
- * (`.cairn/workflows/` for project files). A missing folder holds nothing. Read once, then again
- * only when the folder's entries change.
+ * (`.cairn/workflows/` for project files); `checkout`, for a project's folder, is the checkout it
+ * must not lead out of. A missing folder holds nothing. Read once, then again only when the
+ * folder's entries change.
  */
 export function readDefinitionFolder(
   folder: string,
   source: ItemSource,
-  prefix = '',
+  options: { prefix?: string; checkout?: string } = {},
 ): Promise<DefinitionFolder> {
+  const prefix = options.prefix ?? '';
   return definitionFolders.read(
     folder,
     `${source}:${prefix}`,
-    () => loadDefinitionFolder(folder, source, prefix),
-    {
-      fixed: folder === BUNDLED_WORKFLOWS_DIR,
-    },
+    () => loadDefinitionFolder(folder, source, prefix, options.checkout),
+    { fixed: folder === BUNDLED_WORKFLOWS_DIR },
   );
 }
 

@@ -4,6 +4,7 @@ import { parseYamlMapping, readYamlText, UnusableYaml } from '../../config/safe-
 import { BUNDLED_COMMANDS_DIR, PROJECT_COMMANDS_FOLDER, type ItemSource } from './bundled-library.js';
 import { FolderCache, matchingFileNames } from './folder-cache.js';
 import { IdentityMemo } from './identity-memo.js';
+import { checkoutProblem } from '../../infra/files/checkout-boundary.js';
 
 /** A command file this large is not a prompt. */
 export const MAX_COMMAND_BYTES = 256 * 1024;
@@ -52,11 +53,18 @@ export function parseCommandText(text: string): {
   };
 }
 
-async function loadCommandFolder(folder: string, source: ItemSource): Promise<CommandEntry[]> {
+async function loadCommandFolder(
+  folder: string,
+  source: ItemSource,
+  checkout: string | undefined,
+): Promise<CommandEntry[]> {
+  // A project's folder or file that links out of its checkout is not offered, like an unreadable one.
+  if (checkout && checkoutProblem(checkout, folder)) return [];
   const names = await matchingFileNames(folder, COMMAND_FILE);
   const entries: CommandEntry[] = [];
   for (const file of names) {
     const path = join(folder, file);
+    if (checkout && checkoutProblem(checkout, path)) continue;
     let text: string | undefined;
     try {
       text = readYamlText(path, MAX_COMMAND_BYTES);
@@ -75,8 +83,8 @@ const commandFolders = new FolderCache<CommandEntry[]>();
 const merged = new IdentityMemo<readonly CommandEntry[]>();
 
 /** A folder's commands, read once and again only when its entries change. */
-function readCommandFolder(folder: string, source: ItemSource): Promise<CommandEntry[]> {
-  return commandFolders.read(folder, source, () => loadCommandFolder(folder, source), {
+function readCommandFolder(folder: string, source: ItemSource, checkout?: string): Promise<CommandEntry[]> {
+  return commandFolders.read(folder, source, () => loadCommandFolder(folder, source, checkout), {
     fixed: folder === BUNDLED_COMMANDS_DIR,
   });
 }
@@ -94,7 +102,11 @@ export async function discoverCommands(options: CommandDiscoveryOptions): Promis
     if (folder && isInside(options.cwd, folder, { orAt: true })) folders.push([folder, 'project']);
   }
   if (options.loadBundled) folders.push([options.bundledDir ?? BUNDLED_COMMANDS_DIR, 'bundled']);
-  const reads = await Promise.all(folders.map(([folder, source]) => readCommandFolder(folder, source)));
+  const reads = await Promise.all(
+    folders.map(([folder, source]) =>
+      readCommandFolder(folder, source, source === 'project' ? options.cwd : undefined),
+    ),
+  );
   return merged.get(reads, () => {
     const byName = new Map<string, CommandEntry>();
     for (const entry of reads.flat()) if (!byName.has(entry.name)) byName.set(entry.name, entry);

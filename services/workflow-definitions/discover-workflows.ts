@@ -34,7 +34,10 @@ export function projectWorkflowsFolder(cwd: string): string {
 
 /** The definitions of a project's `.cairn/workflows/`. */
 export function projectDefinitions(cwd: string): Promise<DefinitionFolder> {
-  return readDefinitionFolder(projectWorkflowsFolder(cwd), 'project', `${PROJECT_WORKFLOWS_FOLDER}/`);
+  return readDefinitionFolder(projectWorkflowsFolder(cwd), 'project', {
+    prefix: `${PROJECT_WORKFLOWS_FOLDER}/`,
+    checkout: cwd,
+  });
 }
 
 /**

@@ -44,11 +44,14 @@ export class FolderCache<T> {
   }
 }
 
-/** The names of the files in `folder` that match `pattern`, sorted; a missing folder holds none. */
+/**
+ * The names of the files in `folder` that match `pattern`, sorted; a missing folder holds none.
+ * Symbolic links are included: the caller checks where a project's links lead.
+ */
 export async function matchingFileNames(folder: string, pattern: RegExp): Promise<string[]> {
   try {
     return (await readdir(folder, { withFileTypes: true }))
-      .filter((dirent) => dirent.isFile() && pattern.test(dirent.name))
+      .filter((dirent) => (dirent.isFile() || dirent.isSymbolicLink()) && pattern.test(dirent.name))
       .map((dirent) => dirent.name)
       .sort();
   } catch (error) {

@@ -55,15 +55,27 @@ export async function saveWorkflow(
   if (checked.definition.name !== input.name) {
     throw invalidDefinition([`name: "${checked.definition.name}" does not match the path's "${input.name}"`]);
   }
+  return storeCall(() =>
+    saveProjectWorkflow(directory.path, input.name, input.definition as Record<string, unknown>),
+  );
+}
+
+/** The store's refusals as the API's: a link out of the checkout is 403, the others 409. */
+async function storeCall<T>(call: () => Promise<T>): Promise<T> {
   try {
-    return await saveProjectWorkflow(directory.path, input.name, input.definition as Record<string, unknown>);
+    return await call();
   } catch (error) {
     if (!(error instanceof WorkflowStoreError)) throw error;
     throw new ServiceError({
-      kind: 'conflict',
+      kind: error.code === 'path_outside_checkout' ? 'forbidden' : 'conflict',
       code: error.code,
       detail: error.message,
-      errors: [{ path: '/query/cwd', message: error.message }],
+      errors: [
+        {
+          path: error.code === 'workflow_path_taken' ? '/params/name' : '/query/cwd',
+          message: error.message,
+        },
+      ],
     });
   }
 }
@@ -74,7 +86,8 @@ export async function deleteWorkflow(
   name: string,
   cwd: string | undefined,
 ): Promise<void> {
-  const entry = await findWorkflow(name, { ...(await workflowScope(context, cwd)), loadBundled: true });
+  const scope = { ...(await workflowScope(context, cwd)), loadBundled: true };
+  const entry = await findWorkflow(name, scope);
   if (!entry) throw noWorkflow(name);
   if (entry.source === 'bundled') {
     throw ServiceError.conflict(
@@ -83,5 +96,5 @@ export async function deleteWorkflow(
       'bundled_workflow',
     );
   }
-  await deleteProjectWorkflow(entry);
+  await storeCall(() => deleteProjectWorkflow(entry, scope.cwd!));
 }

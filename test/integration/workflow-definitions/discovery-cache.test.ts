@@ -74,7 +74,7 @@ describe('workflow and command discovery, cached per folder', () => {
     const saved = await saveProjectWorkflow(project.path, 'c', definition('c'));
     expect(saved.replaced).to.equal(false);
     expect(await names()).to.deep.equal(['a', 'c']);
-    await deleteProjectWorkflow(saved.entry);
+    await deleteProjectWorkflow(saved.entry, project.path);
     expect(await names()).to.deep.equal(['a']);
   });
 

@@ -6,9 +6,11 @@ import type { Dialect } from './dialect.js';
  * - `time`: a timestamp as the ISO text Date#toISOString writes (milliseconds, `Z`), or null.
  *   SQLite holds exactly that text (Cairn writes every time through nowIso or toISOString), so
  *   it is sent as stored: reformatting each value cost half the page;
- * - `present`: true when the column is not null (`deleted` from `deleted_at`).
+ * - `present`: true when the column is not null (`deleted` from `deleted_at`);
+ * - `json`: JSON text Cairn stored (an event's payload), embedded as the value it holds; on
+ *   SQLite text that is not JSON is written as `{}`, as the repositories' parseJson reads it.
  */
-export type JsonColumnKind = 'value' | 'time' | 'present';
+export type JsonColumnKind = 'value' | 'time' | 'present' | 'json';
 
 /** A field the database computes: an SQL expression of the repository's own making, never input. */
 export interface JsonExpression {
@@ -32,6 +34,10 @@ function fieldSql(dialect: Dialect, column: string, kind: JsonColumnKind): strin
       return dialect === 'sqlite'
         ? `json(case when ${column} is null then 'false' else 'true' end)`
         : `(${column} is not null)`;
+    case 'json':
+      return dialect === 'sqlite'
+        ? `(case when json_valid(${column}) then json(${column}) else json('{}') end)`
+        : `(${column})::json`;
     case 'time':
       // Postgres writes a timestamptz in its own form: reformatted, truncated to milliseconds
       // as the pg driver's Date was.

@@ -1,8 +1,9 @@
 import { findConversationByRef } from '../../db/repositories/conversations.js';
 import { countRunsByStatus, searchRunsAsJson } from '../../db/repositories/run-dashboard.js';
-import { listRunEvents, type RunEvent } from '../../db/repositories/run-events.js';
+import { listRunEvents, listRunEventsAsJson, type RunEvent } from '../../db/repositories/run-events.js';
 import {
   findRun,
+  findRunAsJson,
   findRunByWorker,
   listRunsAsJson,
   type RunFilter,
@@ -49,10 +50,12 @@ const repositoryFilter = (filter: RunListFilter, rows: number): RunFilter => ({
   limit: rows,
 });
 
+const noRun = (runId: string) => ServiceError.notFound(`No workflow run with id ${runId}.`);
+
 /** The run, or a not-found refusal naming its id. */
 export async function requireRun(context: ServiceContext, runId: string): Promise<WorkflowRun> {
   const run = await findRun(context.db.reader, runId);
-  if (!run) throw ServiceError.notFound(`No workflow run with id ${runId}.`);
+  if (!run) throw noRun(runId);
   return run;
 }
 
@@ -94,6 +97,21 @@ const withEvents = async (context: ServiceContext, run: WorkflowRun): Promise<Ru
 /** A run and its events. */
 export async function getRunDetail(context: ServiceContext, runId: string): Promise<RunDetail> {
   return withEvents(context, await requireRun(context, runId));
+}
+
+/** A run and its events, each written by the database as JSON: the run's fields, its events'. */
+export async function getRunDetailAsJson(
+  context: ServiceContext,
+  runId: string,
+  projections: { run: JsonProjection; event: JsonProjection },
+): Promise<{ run: string; events: string[] }> {
+  const { reader } = context.db;
+  const [run, events] = await Promise.all([
+    findRunAsJson(reader, runId, projections.run),
+    listRunEventsAsJson(reader, runId, projections.event),
+  ]);
+  if (run === undefined) throw noRun(runId);
+  return { run, events };
 }
 
 /** The newest run started from a worker conversation (a chat platform's id), with its events. */

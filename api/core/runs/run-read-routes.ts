@@ -3,6 +3,7 @@ import {
   defineRoute,
   defineRoutes,
   pageSchema,
+  SerializedJson,
   StrictObject,
   Type,
   type RouteDefinition,
@@ -11,12 +12,19 @@ import {
 import type { ServiceContext } from '../../../services/context.js';
 import {
   getRunByWorker,
-  getRunDetail,
+  getRunDetailAsJson,
   listRunsPage,
   type RunDetail,
 } from '../../../services/runs/run-reads.js';
 import { pageBody, runFilterProperties, runFilters, runPageProperties } from './run-query.js';
-import { runEventView, runJsonColumns, runView, WorkflowRun, WorkflowRunEvent } from './run-view.js';
+import {
+  runEventJsonColumns,
+  runEventView,
+  runJsonColumns,
+  runView,
+  WorkflowRun,
+  WorkflowRunEvent,
+} from './run-view.js';
 
 const PAGE = { default: 50, max: 200 };
 const RunRef = ComponentRef('WorkflowRun', WorkflowRun);
@@ -81,7 +89,19 @@ export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
       tags: ['runs'],
       params: Type.Object({ runId: Type.String({ minLength: 1, maxLength: 64 }) }),
       responses: { 200: { description: 'the run with its events', schema: RunDetailSchema } },
-      handler: async ({ params }) => ({ body: detailView(await getRunDetail(context, params.runId)) }),
+      handler: async ({ params }) => {
+        // Written by the database as JSON (docs/architecture.md, "Lists the database writes as JSON").
+        const detail = await getRunDetailAsJson(context, params.runId, {
+          run: runJsonColumns,
+          event: runEventJsonColumns,
+        });
+        return {
+          body: SerializedJson.object<Static<typeof RunDetailSchema>>({
+            run: new SerializedJson(detail.run),
+            events: SerializedJson.ofItems(detail.events),
+          }),
+        };
+      },
     }),
   );
 }

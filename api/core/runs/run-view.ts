@@ -89,6 +89,16 @@ export const runJsonColumns: JsonProjection = {
   updatedAt: ['updated_at', 'time'],
 };
 
+/** A run event as the database writes it for the run detail: the same fields as runEventView. */
+export const runEventJsonColumns: JsonProjection = {
+  id: ['id'],
+  type: ['type'],
+  nodeId: ['node_id'],
+  actor: ['actor'],
+  payload: ['payload', 'json'],
+  createdAt: ['created_at', 'time'],
+};
+
 export function runEventView(event: RunEvent): Static<typeof WorkflowRunEvent> {
   return {
     id: event.id,

@@ -1,11 +1,16 @@
 import { expect } from 'chai';
 import { conversationJsonColumns } from '../../../api/core/conversations/conversation-schemas.js';
-import { runJsonColumns, runView } from '../../../api/core/runs/run-view.js';
+import {
+  runEventJsonColumns,
+  runEventView,
+  runJsonColumns,
+  runView,
+} from '../../../api/core/runs/run-view.js';
 import { jsonObjectSql } from '../../../db/json-projection.js';
 import * as codebases from '../../../db/repositories/codebases.js';
 import * as conversations from '../../../db/repositories/conversations.js';
 import { searchRunsAsJson } from '../../../db/repositories/run-dashboard.js';
-import { appendRunEvent, listRunEvents } from '../../../db/repositories/run-events.js';
+import { appendRunEvent, listRunEvents, listRunEventsAsJson } from '../../../db/repositories/run-events.js';
 import * as runs from '../../../db/repositories/workflow-runs.js';
 import { conversationWire } from '../../../domain/conversations/wire.js';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
@@ -144,6 +149,27 @@ for (const kind of databaseKinds()) {
           .map((row) => row.id)
           .sort(),
       ).to.deep.equal([busy.id, odd.id].sort());
+    });
+
+    it('writes a run and its events as runView and runEventView do', async () => {
+      const { busy } = await someRuns();
+      const { knex, reader } = test.db;
+      await appendRunEvent(knex, {
+        runId: busy.id,
+        type: 'node_output',
+        nodeId: 'b',
+        actor: 'alice@example',
+        payload: { lines: ['ä “quoted”', 'two'], nested: { n: 1.5, ok: true, none: null } },
+      });
+      sameText(
+        (await runs.findRunAsJson(reader, busy.id, runJsonColumns))!,
+        runView((await runs.findRun(reader, busy.id))!),
+      );
+      expect(await runs.findRunAsJson(reader, 'no-such-run', runJsonColumns)).to.equal(undefined);
+      const written = await listRunEventsAsJson(reader, busy.id, runEventJsonColumns);
+      const read = await listRunEvents(reader, busy.id);
+      expect(written).to.have.length(6);
+      written.forEach((json, index) => sameText(json, runEventView(read[index]!)));
     });
 
     it('refuses a field or column that is not a plain name', () => {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
 import { nowIso, toIso, toIsoOrNull } from '../rows.js';
-import { jsonObjectSql, type JsonProjection } from '../json-projection.js';
+import { jsonObjectSql, jsonRows, oncePer, type JsonProjection, type JsonRow } from '../json-projection.js';
 import { limitClause, SqlConditions } from '../sql-conditions.js';
 import { toReader, type ReadSource } from '../sql-reader.js';
 
@@ -138,25 +138,27 @@ export async function listConversations(
   return (await toReader(source).all<ConversationRow>(`select * ${sql}`, params)).map(fromRow);
 }
 
-/** A listed row written as JSON by the database, with its position in the list. */
-export interface ConversationJson extends ConversationPosition {
-  json: string;
-}
-
 /** listConversations, each row as the JSON text `projection` describes (for lists sent as they are). */
 export async function listConversationsAsJson(
   source: ReadSource,
   filter: ConversationFilter,
   projection: JsonProjection,
-): Promise<ConversationJson[]> {
+): Promise<JsonRow<ConversationPosition>[]> {
   const reader = toReader(source);
   const { sql, params } = listTail(filter);
-  const rows = await reader.all<{ json: string; last_activity_at: unknown; id: string }>(
-    `select ${jsonObjectSql(reader.dialect, projection)} as json, last_activity_at, id ${sql}`,
+  const rows = await reader.all<{ json: string }>(
+    `select ${jsonObjectSql(reader.dialect, projection)} as json ${sql}`,
     params,
   );
-  return rows.map((row) => ({ json: row.json, lastActivityAt: toIso(row.last_activity_at), id: row.id }));
+  return listedRows(projection)(rows.map((row) => row.json));
 }
+
+const listedRows = oncePer((projection: JsonProjection) =>
+  jsonRows<{ lastActivityAt: string; id: string }>(projection, {
+    lastActivityAt: 'last_activity_at',
+    id: 'id',
+  }),
+);
 
 export async function renameConversation(
   knex: Knex,

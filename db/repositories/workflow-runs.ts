@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
-import { jsonObjectSql, type JsonProjection } from '../json-projection.js';
+import { jsonObjectSql, jsonRows, oncePer, type JsonProjection, type JsonRow } from '../json-projection.js';
 import { limitClause, SqlConditions } from '../sql-conditions.js';
 import { toReader, type ReadSource } from '../sql-reader.js';
 import { countOf, nowIso, parseJson, toIso, toIsoOrNull, toNumber } from '../rows.js';
@@ -210,11 +210,11 @@ export async function findRunAsJson(
 }
 
 /** A listed run written as JSON by the database, with its position in the list. */
-export interface RunJson {
-  json: string;
-  createdAt: string;
-  id: string;
-}
+export type RunJson = JsonRow<{ createdAt: string; id: string }>;
+
+const listedRows = oncePer((projection: JsonProjection) =>
+  jsonRows<{ createdAt: string; id: string }>(projection, { createdAt: 'created_at', id: 'id' }),
+);
 
 /**
  * listRuns, each row as the JSON text `projection` describes (for lists sent as they are).
@@ -229,11 +229,11 @@ export async function listRunsAsJson(
   const reader = toReader(source);
   const conditions = options.conditions ?? new SqlConditions();
   const tail = listTail(filter, conditions);
-  const rows = await reader.all<{ json: string; created_at: unknown; id: string }>(
-    `select ${jsonObjectSql(reader.dialect, projection)} as json, created_at, id ${tail}`,
+  const rows = await reader.all<{ json: string }>(
+    `select ${jsonObjectSql(reader.dialect, projection)} as json ${tail}`,
     [...(options.selectParams ?? []), ...conditions.params],
   );
-  return rows.map((row) => ({ json: row.json, createdAt: toIso(row.created_at), id: row.id }));
+  return listedRows(projection)(rows.map((row) => row.json));
 }
 
 /** The newest run started from a worker conversation (a chat platform's conversation id). */

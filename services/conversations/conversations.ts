@@ -78,7 +78,7 @@ export function listConversations(
   return readJsonPage(
     request.limit,
     (limit) => listConversationsAsJson(context.db.reader, { ...request, limit }, projection),
-    ({ lastActivityAt, id }) => ({ lastActivityAt, id }),
+    (row) => row.position(),
   );
 }
 

@@ -40,7 +40,7 @@ export interface RunDetail {
   events: RunEvent[];
 }
 
-const runKey = ({ createdAt, id }: RunJson): RunKey => ({ createdAt, id });
+const runKey = (row: RunJson): RunKey => row.position();
 
 const repositoryFilter = (filter: RunListFilter, rows: number): RunFilter => ({
   statuses: filter.statuses,

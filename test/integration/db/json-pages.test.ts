@@ -6,7 +6,7 @@ import {
   runJsonColumns,
   runView,
 } from '../../../api/core/runs/run-view.js';
-import { jsonObjectSql } from '../../../db/json-projection.js';
+import { jsonObjectSql, jsonRows } from '../../../db/json-projection.js';
 import * as codebases from '../../../db/repositories/codebases.js';
 import * as conversations from '../../../db/repositories/conversations.js';
 import { searchRunsAsJson } from '../../../db/repositories/run-dashboard.js';
@@ -100,7 +100,7 @@ for (const kind of databaseKinds()) {
       expect(written).to.have.length(3);
       written.forEach((row, index) => {
         sameText(row.json, conversationWire(read[index]!));
-        expect({ lastActivityAt: row.lastActivityAt, id: row.id }).to.deep.equal({
+        expect(row.position()).to.deep.equal({
           lastActivityAt: read[index]!.lastActivityAt,
           id: read[index]!.id,
         });
@@ -114,7 +114,10 @@ for (const kind of databaseKinds()) {
       const written = await runs.listRunsAsJson(reader, { limit: 10 }, runJsonColumns);
       const read = await runs.listRuns(reader, { limit: 10 });
       expect(written).to.have.length(3);
-      written.forEach((row, index) => sameText(row.json, runView(read[index]!)));
+      written.forEach((row, index) => {
+        sameText(row.json, runView(read[index]!));
+        expect(row.position()).to.deep.equal({ createdAt: read[index]!.createdAt, id: read[index]!.id });
+      });
     });
 
     it("writes the dashboard's fields as counted from the events and the definition", async () => {
@@ -122,7 +125,9 @@ for (const kind of databaseKinds()) {
       const { reader } = test.db;
       const now = '2026-03-01T10:00:30.000Z';
       const written = await searchRunsAsJson(reader, { limit: 10 }, runJsonColumns, now);
-      const byId = new Map(written.map((row) => [row.id, JSON.parse(row.json) as Record<string, unknown>]));
+      const byId = new Map(
+        written.map((row) => [row.position().id, JSON.parse(row.json) as Record<string, unknown>]),
+      );
       const busyEvents = await listRunEvents(reader, busy.id);
       const endedNodes = new Set(
         busyEvents
@@ -141,12 +146,12 @@ for (const kind of databaseKinds()) {
       for (const row of written) {
         const { codebaseName, nodesDone, nodesTotal, durationMs, ...own } = JSON.parse(row.json);
         void [codebaseName, nodesDone, nodesTotal, durationMs];
-        sameText(JSON.stringify(own), runView((await runs.findRun(reader, row.id))!));
+        sameText(JSON.stringify(own), runView((await runs.findRun(reader, row.position().id))!));
       }
       // The search applies to the written list as to the read one.
       expect(
         (await searchRunsAsJson(reader, { limit: 10, search: 'FRONT' }, runJsonColumns, now))
-          .map((row) => row.id)
+          .map((row) => row.position().id)
           .sort(),
       ).to.deep.equal([busy.id, odd.id].sort());
     });
@@ -170,6 +175,12 @@ for (const kind of databaseKinds()) {
       const read = await listRunEvents(reader, busy.id);
       expect(written).to.have.length(6);
       written.forEach((json, index) => sameText(json, runEventView(read[index]!)));
+    });
+
+    it('refuses a position whose column the projection does not write', () => {
+      expect(() => jsonRows({ id: ['id'] }, { createdAt: 'created_at' })).to.throw(
+        /no field from the column created_at/,
+      );
     });
 
     it('refuses a field or column that is not a plain name', () => {

@@ -89,12 +89,14 @@ export async function deleteWorkflow(
   const scope = { ...(await workflowScope(context, cwd)), loadBundled: true };
   const entry = await findWorkflow(name, scope);
   if (!entry) throw noWorkflow(name);
-  if (entry.source === 'bundled') {
+  // Project workflows are found only under a cwd, so a project entry always has its checkout.
+  if (entry.source === 'bundled' || scope.cwd === undefined) {
     throw ServiceError.conflict(
       `${name} is a bundled workflow and cannot be deleted; hide bundled workflows with defaults.loadDefaultWorkflows: false, or override it with a project workflow of the same name.`,
       undefined,
       'bundled_workflow',
     );
   }
-  await storeCall(() => deleteProjectWorkflow(entry, scope.cwd!));
+  const checkout = scope.cwd;
+  await storeCall(() => deleteProjectWorkflow(entry, checkout));
 }

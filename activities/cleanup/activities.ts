@@ -3,23 +3,20 @@ import type { ServiceContext } from '../../services/context.js';
 import { runCleanupPass, type CleanupReport } from '../../services/cleanup/cleanup-pass.js';
 import { reconcileRuns, type Repair } from '../../services/runs/reconcile-runs.js';
 import { searchAttributesRegistered } from '../../infra/temporal/search-attributes.js';
+import { withHeartbeats } from '../heartbeats.js';
 
 export function createCleanupActivities(deps: ServiceContext) {
   return {
     async runCleanupPass(): Promise<CleanupReport> {
       const { cleanup, general } = deps.environment;
-      // Heartbeats let Temporal notice a dead worker in minutes, not after the whole timeout.
-      const activity = Context.current();
-      const ticker = setInterval(() => activity.heartbeat(), 10_000);
-      try {
-        return await runCleanupPass(deps, {
+      // Heartbeats let Temporal notice a dead worker in seconds, not after the whole timeout.
+      return withHeartbeats(() =>
+        runCleanupPass(deps, {
           staleThresholdDays: cleanup.staleThresholdDays,
           maxWorktreesPerCodebase: cleanup.maxWorktreesPerCodebase,
           sessionRetentionDays: general.sessionRetentionDays,
-        });
-      } finally {
-        clearInterval(ticker);
-      }
+        }),
+      );
     },
 
     /** The cleanup schedule's share of run reconciliation (the worker also reconciles every minute). */

@@ -23,6 +23,7 @@ import type { AssistantSession } from '../../db/repositories/assistant-sessions.
 import { TurnRecorder } from '../../services/conversations/turn-recorder.js';
 import { SilentFailure, streamTurn, type StreamedTurn } from './turn-stream.js';
 import { prepareTurnWorkspace } from '../../services/conversations/turn-workspace.js';
+import { keepHeartbeating } from '../heartbeats.js';
 
 /** A failure that ends the turn for the user, as opposed to one a retry may fix. */
 function turnFailure(error: unknown): { code: string; message: string } | undefined {
@@ -30,13 +31,6 @@ function turnFailure(error: unknown): { code: string; message: string } | undefi
   if (cause instanceof AssistantError) return { code: cause.code, message: cause.message };
   if (cause instanceof EnvLeakBlockedError) return { code: 'env_leak_detected', message: cause.detail };
   return undefined;
-}
-
-/** Keeps Temporal informed while a turn is quiet (a long tool call), so only a dead worker times out. */
-function keepHeartbeating(context: Context): () => void {
-  const every = Math.max(1_000, Math.floor((context.info.heartbeatTimeoutMs ?? 60_000) / 3));
-  const timer = setInterval(() => context.heartbeat(), every);
-  return () => clearInterval(timer);
 }
 
 interface TurnScope {

@@ -8,13 +8,9 @@ import { AssistantError, type AssistantName } from '../../infra/assistants/types
 import { assertNoEnvLeak, EnvLeakBlockedError } from '../../services/codebases/check-before-spawn.js';
 import type { ServiceContext } from '../../services/context.js';
 import { NodeToolRecorder } from './node-tool-events.js';
-import {
-  DEFAULT_NODE_TIMEOUT_MS,
-  formatDuration,
-  keepHeartbeating,
-  rethrowCancellation,
-} from './node-support.js';
+import { DEFAULT_NODE_TIMEOUT_MS, formatDuration, rethrowCancellation } from './node-support.js';
 import { checkAssistantOutput } from './output-format.js';
+import { keepHeartbeating } from '../heartbeats.js';
 
 /** What one assistant session answered. */
 interface Answer {

@@ -4,13 +4,9 @@ import type { BashNodeInput, NodeOutcome } from '../../domain/runs/run-contract.
 import { baseSubprocessEnv } from '../../infra/assistants/subprocess-env.js';
 import type { ServiceContext } from '../../services/context.js';
 import { runInProcessGroup, type ProcessRunEnd } from '../../infra/processes/run-process-group.js';
-import {
-  DEFAULT_NODE_TIMEOUT_MS,
-  formatDuration,
-  keepHeartbeating,
-  rethrowCancellation,
-} from './node-support.js';
+import { DEFAULT_NODE_TIMEOUT_MS, formatDuration, rethrowCancellation } from './node-support.js';
 import { checkScriptOutput } from './output-format.js';
+import { keepHeartbeating } from '../heartbeats.js';
 
 /** A node's output is stored and handed to later nodes: more than this is a mistake, not data. */
 export const MAX_BASH_OUTPUT_BYTES = 1024 * 1024;

@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../../services/context.js';
 import { prepareRun } from '../../services/runs/prepare-run.js';
+import { withHeartbeats } from '../heartbeats.js';
 import {
   beginRun,
   failUnpreparedRun,
@@ -14,7 +15,8 @@ import {
 /** The run's bookkeeping activities, on the core queue. */
 export function createRunActivities(deps: ServiceContext) {
   return {
-    prepareRun: (runId: string) => prepareRun(deps, runId),
+    // Making a worktree can take a while (a fetch, a large checkout): heartbeats show it is alive.
+    prepareRun: (runId: string) => withHeartbeats(() => prepareRun(deps, runId)),
     beginRun: (ref: RunRef) => beginRun(deps, ref),
     requestApproval: (input: RunRef & { nodeId: string; message: string }) => requestApproval(deps, input),
     pauseAgain: (ref: RunRef) => pauseAgain(deps, ref),

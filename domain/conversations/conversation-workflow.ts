@@ -1,4 +1,5 @@
 // Names and shapes shared by the conversation workflow, its activities and the API that signals it.
+import { HEARTBEAT_TIMEOUT_MS } from '../heartbeats.js';
 
 export const CONVERSATION_WORKFLOW_TYPE = 'conversation';
 
@@ -28,7 +29,7 @@ export interface ConversationWorkflowInput {
 
 export const DEFAULT_CONVERSATION_IDLE_MS = 15 * 60_000;
 export const DEFAULT_TURNS_PER_RUN = 100;
-export const DEFAULT_TURN_HEARTBEAT_TIMEOUT_MS = 60_000;
+export const DEFAULT_TURN_HEARTBEAT_TIMEOUT_MS = HEARTBEAT_TIMEOUT_MS;
 /** Attempts of one turn before it is marked failed (a crash mid-turn uses one). */
 export const TURN_ATTEMPTS = 5;
 

@@ -1,4 +1,5 @@
 import { log, patched, proxyActivities } from '@temporalio/workflow';
+import { HEARTBEAT_TIMEOUT_MS } from '../../domain/heartbeats.js';
 import type { CleanupActivities } from '../../activities/cleanup/activities.js';
 import type { CleanupReport } from '../../services/cleanup/cleanup-pass.js';
 import type { Repair } from '../../services/runs/reconcile-runs.js';
@@ -15,7 +16,7 @@ export interface CleanupPassResult extends CleanupReport {
 export async function cleanupPass(): Promise<CleanupPassResult> {
   const { runCleanupPass } = proxyActivities<CleanupActivities>({
     startToCloseTimeout: '1 hour',
-    heartbeatTimeout: '2 minutes',
+    heartbeatTimeout: HEARTBEAT_TIMEOUT_MS,
     retry: { maximumAttempts: 3, initialInterval: '30 seconds' },
   });
   const { reconcileRunsNow } = proxyActivities<CleanupActivities>({

@@ -3,6 +3,7 @@ import { CLONE_FAILED, REGISTRATION_REFUSED } from '../../domain/codebases/regis
 import type { RegistrationActivities } from '../../activities/codebase-registration/activities.js';
 import type { CloneInput } from '../../services/codebases/clone-and-register.js';
 import type { RegistrationOutcome } from '../../services/codebases/registration-outcome.js';
+import { HEARTBEAT_TIMEOUT_MS } from '../../domain/heartbeats.js';
 
 /**
  * Registers a codebase by URL: clone, env-leak gate, record. A workflow so that a clone survives
@@ -12,7 +13,7 @@ import type { RegistrationOutcome } from '../../services/codebases/registration-
 export async function codebaseRegistration(input: CloneInput): Promise<RegistrationOutcome> {
   const { cloneAndRegisterCodebase } = proxyActivities<RegistrationActivities>({
     startToCloseTimeout: '30 minutes',
-    heartbeatTimeout: '1 minute',
+    heartbeatTimeout: HEARTBEAT_TIMEOUT_MS,
     retry: {
       initialInterval: '2 seconds',
       maximumAttempts: 4,

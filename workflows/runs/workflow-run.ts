@@ -34,6 +34,7 @@ import {
 } from '../../domain/workflow-definitions/index.js';
 import type { RunActivities } from '../../activities/runs/run-activities.js';
 import type { NodeActivities } from '../../activities/runs/node-activities.js';
+import { HEARTBEAT_TIMEOUT_MS } from '../../domain/heartbeats.js';
 import { approveSignal, cancelSignal, rejectSignal } from './run-messages.js';
 
 const DEFAULT_PARALLEL_NODES = 4;
@@ -59,6 +60,8 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
   // workflow's own queue, where the server may hand it to this worker at once (eager dispatch).
   const preparation = proxyActivities<RunActivities>({
     startToCloseTimeout: '10 minutes',
+    // A worker that dies while preparing is noticed in seconds, not after the ten minutes.
+    heartbeatTimeout: HEARTBEAT_TIMEOUT_MS,
     retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
   });
   // The bookkeeping (a status change, an event) is a short database write: local activities run

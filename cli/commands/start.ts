@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { Client } from '@temporalio/client';
 import { createContext, type CairnContext } from '../boot/context.js';
 import { Lifecycle } from '../boot/lifecycle.js';
+import { CLAUDE_AS_ROOT_FIX, claudeRefusesRoot } from '../../infra/assistants/claude-root-guard.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -118,5 +119,15 @@ function printBanner(
     : context.layout.databaseFile;
   lines.push(`  ${'database'.padEnd(12)} ${database}`);
   lines.push(`  ${'home'.padEnd(12)} ${context.layout.home}`);
+  // Turns run where the workers run: say it before the first one fails (AMENDMENTS A.10).
+  if (role !== 'api' && claudeRefusesRoot(process.env)) {
+    lines.push(
+      `  ! Cairn runs as root: Claude Code will refuse every Claude turn. To fix it, ${CLAUDE_AS_ROOT_FIX}.`,
+    );
+    context.logger.warn(
+      { event: 'assistant.claude_refuses_root' },
+      `Claude Code refuses to run as root: ${CLAUDE_AS_ROOT_FIX}`,
+    );
+  }
   console.log(lines.join('\n'));
 }

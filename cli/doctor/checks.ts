@@ -7,6 +7,7 @@ import { findGo, findTemporalCli } from '../../worker/temporal/find-cli.js';
 import { fail, ok, warn, type CheckResult } from './check.js';
 import { versionOf } from './executables.js';
 import { findOnPath, isExecutableFile } from '../../config/executables.js';
+import { CLAUDE_AS_ROOT_FIX, claudeRefusesRoot } from '../../infra/assistants/claude-root-guard.js';
 
 export function checkConfig(context: CairnContext): CheckResult {
   const { problems, sources } = context.config;
@@ -123,6 +124,18 @@ function assistantExecutable(name: string, configured: string | undefined, varia
   );
 }
 
+/** Claude Code refuses to run as root unless a sandbox is declared (AMENDMENTS A.10). */
+export function checkClaudeAsRoot(env: NodeJS.ProcessEnv, uid?: number): CheckResult {
+  if (claudeRefusesRoot(env, uid ?? process.getuid?.()))
+    return warn(
+      'claude as root',
+      'Cairn runs as root: Claude Code refuses every Claude turn',
+      CLAUDE_AS_ROOT_FIX,
+    );
+  const declared = env.IS_SANDBOX === '1' || env.CLAUDE_CODE_BUBBLEWRAP === '1';
+  return ok('claude as root', declared ? 'a sandbox is declared (IS_SANDBOX)' : 'not running as root');
+}
+
 export function checkAssistants(context: CairnContext): CheckResult[] {
   const { claude, codex } = context.environment;
   const { assistants } = context.config.effective;
@@ -138,6 +151,7 @@ export function checkAssistants(context: CairnContext): CheckResult[] {
       : claude.useGlobalAuth === false
         ? undefined
         : 'global login of the claude CLI';
+  results.push(checkClaudeAsRoot(process.env));
   results.push(
     claudeAuth
       ? ok('claude auth', claudeAuth)

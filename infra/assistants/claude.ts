@@ -3,6 +3,7 @@ import type { Environment } from '../../config/environment.js';
 import type { Logger } from '../../config/logger.js';
 import { resolveClaudeAuth } from './claude-auth.js';
 import { logFirstEventTimeout } from './claude-diagnostics.js';
+import { CLAUDE_AS_ROOT_FIX, CLAUDE_ROOT_REFUSAL } from './claude-root-guard.js';
 import { ClaudeMessageMapper } from './claude-messages.js';
 import {
   ClaudeProcessGroup,
@@ -97,6 +98,12 @@ export class ClaudeProvider implements AssistantProvider {
       // The CLI exits non-zero after an error result, which the done chunk already reported.
       if (finished) return logger.debug({ event: 'assistant.exit_after_result', assistant: 'claude' });
       const stderr = group.stderr.value();
+      if (CLAUDE_ROOT_REFUSAL.test(stderr)) {
+        throw new AssistantError(
+          'claude_refuses_root',
+          `Claude Code refuses to run as root: ${CLAUDE_AS_ROOT_FIX}.`,
+        );
+      }
       const detail = `${(error as Error).message}${stderr ? `. stderr: ${stderr}` : ''}`;
       throw new AssistantError('process_failed', `Claude failed: ${redactSecrets(detail, secrets)}`);
     } finally {

@@ -39,7 +39,8 @@ export type AssistantErrorCode =
   | 'aborted'
   | 'auth_missing'
   | 'executable_not_found'
-  | 'assistant_error';
+  | 'assistant_error'
+  | 'claude_refuses_root';
 
 /** A turn that could not run or finish. Messages name variables and paths, never secret values. */
 export class AssistantError extends Error {

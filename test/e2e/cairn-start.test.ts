@@ -28,7 +28,8 @@ function childEnv(home: string, port: number): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_HOME: home, PORT: String(port), LOG_LEVEL: 'info' };
   delete env.TEMPORAL_ADDRESS;
   delete env.DATABASE_URL;
-  for (const name of ['HOST', 'WEB_UI_ORIGIN', 'ALLOWED_HOSTS']) delete env[name];
+  for (const name of ['HOST', 'WEB_UI_ORIGIN', 'ALLOWED_HOSTS', 'IS_SANDBOX', 'CLAUDE_CODE_BUBBLEWRAP'])
+    delete env[name];
   return env;
 }
 
@@ -104,6 +105,10 @@ describe('cairn start (the whole service in one process)', function () {
       database: 'sqlite',
     });
     await expectOnlyLocalSites(port);
+    // Run as root without a declared sandbox, Claude Code would refuse every turn: the banner says so.
+    expect(cairn!.output().includes('Claude Code will refuse every Claude turn')).to.equal(
+      process.getuid?.() === 0,
+    );
 
     const workflowId = `e2e-system-check-${port}`;
     const result = (await withClient(first.temporalAddress, (client) =>

@@ -171,6 +171,16 @@ describe('assistants/claude provider (real SDK, fake claude executable)', functi
     await waitFor(() => !isAlive(pid), 'the hung fake to die');
   });
 
+  it('names the fix when Claude Code refuses to run as root, and passes IS_SANDBOX=1 on when the operator sets it', async () => {
+    const asRoot = { FAKE_CLAUDE_AS_ROOT: '1' };
+    const error = await caught(collect(provider({ processEnv: asRoot }).provider.runTurn(turn('hello'))));
+    expect(error.code).to.equal('claude_refuses_root');
+    expect(error.message).to.contain('run Cairn as a normal user').and.contain('IS_SANDBOX=1');
+    const declared = { ...asRoot, IS_SANDBOX: '1' };
+    const chunks = await collect(provider({ processEnv: declared }).provider.runTurn(turn('hello')));
+    expect(chunks.at(-1)).to.include({ kind: 'done', isError: false });
+  });
+
   it('turns a crash into process_failed with the stderr tail and no secret', async () => {
     const vars = { ANTHROPIC_API_KEY: 'sk-ant-do-not-leak-42' };
     const { provider: claude } = provider({ vars, processEnv: vars });

@@ -38,7 +38,7 @@ function toBodyProblem(error: BodyError, limitBytes: number): Error {
  * signature checks.
  */
 export function jsonBody(limitBytes: number): Middleware<HttpState> {
-  return koaBody({
+  const parse = koaBody({
     json: true,
     jsonLimit: limitBytes,
     jsonStrict: false,
@@ -52,6 +52,25 @@ export function jsonBody(limitBytes: number): Middleware<HttpState> {
       throw toBodyProblem(error, limitBytes);
     },
   });
+  return async (ctx, next) => {
+    refuseOtherCharsets(ctx);
+    await parse(ctx, next);
+  };
+}
+
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
+
+/**
+ * JSON is UTF-8 (RFC 8259), and the body parser reads it so whatever the header says: a body
+ * declared in another charset would be read wrongly, so it is refused with 415 instead.
+ */
+function refuseOtherCharsets(ctx: HttpContext): void {
+  const charset = CHARSET.exec(ctx.get('Content-Type'))?.[1]?.toLowerCase();
+  if (charset === undefined || charset === 'utf-8' || charset === 'utf8') return;
+  if (!hasBodyBytes(ctx) || !ctx.is(JSON_TYPES)) return;
+  throw HttpProblem.unsupportedMediaType(
+    `The request body is declared as ${charset}; send JSON as UTF-8 (or without a charset).`,
+  );
 }
 
 /** True when the request carries body bytes, whatever their type. */

@@ -1,12 +1,13 @@
 import { hasBodyBytes, JSON_TYPES, parsedBody } from './body.js';
 import { HttpProblem, type FieldError } from './problem.js';
-import type { HttpContext, NormalizedRoute, RouteResult } from './route.js';
+import type { HttpContext, JsonSchema, NormalizedRoute, RouteResult } from './route.js';
 import { SerializedJson } from './serialized-json.js';
 import type { InputValidator, SchemaCompiler } from './validation.js';
 
 interface CompiledInputs {
   params?: InputValidator;
   query?: InputValidator;
+  flags: string[];
   body?: InputValidator;
 }
 
@@ -44,6 +45,36 @@ function checkResponse(
   if (errors.length > 0) {
     const found = errors.map((error) => `${error.path} ${error.message}`).join('; ');
     throw new Error(`${label} answered ${ctx.status} with a body its schema does not allow: ${found}`);
+  }
+}
+
+// How people and tools write a yes/no query flag (`?include_deleted`, `=1`, `=yes`, `=on`).
+const FLAG_SPELLINGS: Record<string, string> = {
+  '': 'true',
+  '1': 'true',
+  yes: 'true',
+  on: 'true',
+  true: 'true',
+  '0': 'false',
+  no: 'false',
+  off: 'false',
+  false: 'false',
+};
+
+/** The boolean properties of a query schema: their usual spellings are read as true or false. */
+function flagNames(schema: JsonSchema | undefined): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties;
+  return Object.entries(properties ?? {}).flatMap(([name, property]) =>
+    property.type === 'boolean' ? [name] : [],
+  );
+}
+
+function readFlags(query: Record<string, unknown>, flags: readonly string[]): void {
+  for (const name of flags) {
+    const value = query[name];
+    if (typeof value !== 'string') continue;
+    const spelled = FLAG_SPELLINGS[value.trim().toLowerCase()];
+    if (spelled !== undefined) query[name] = spelled;
   }
 }
 
@@ -92,6 +123,7 @@ export function createRouteHandler(
   const inputs: CompiledInputs = {
     params: route.params && compiler.compile(route.params, 'params', label),
     query: route.query && compiler.compile(route.query, 'query', label),
+    flags: flagNames(route.query),
     body: route.body && compiler.compile(route.body, 'body', label),
   };
 
@@ -100,6 +132,7 @@ export function createRouteHandler(
     const body = readBody(ctx, route, errors);
     const params = plainCopy(ctx.params);
     const query = plainCopy(ctx.query);
+    readFlags(query, inputs.flags);
     if (inputs.params) errors.push(...inputs.params(params));
     if (inputs.query) errors.push(...inputs.query(query));
     if (inputs.body && body !== undefined) errors.push(...inputs.body(body));

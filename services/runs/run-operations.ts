@@ -68,12 +68,16 @@ export async function startRun(
 ): Promise<WorkflowRun> {
   const { knex } = context.db;
   const conversation = await findConversationByRef(knex, input.conversationId);
-  if (!conversation) {
+  // A deleted conversation takes no new runs, as it takes no new messages.
+  if (!conversation || conversation.deletedAt) {
+    const why = conversation ? 'names a deleted conversation' : 'names no conversation';
     throw new ServiceError({
       kind: 'not_found',
       code: 'conversation_not_found',
-      detail: `No conversation with id ${input.conversationId}.`,
-      errors: [{ path: '/body/conversationId', message: 'names no conversation' }],
+      detail: conversation
+        ? `Conversation ${input.conversationId} was deleted; start a new conversation.`
+        : `No conversation with id ${input.conversationId}.`,
+      errors: [{ path: '/body/conversationId', message: why }],
     });
   }
   const codebase = conversation.codebaseId ? await findCodebase(knex, conversation.codebaseId) : undefined;

@@ -111,6 +111,15 @@ for (const kind of databaseKinds()) {
       expect((await call<ConversationBody[]>('GET', '/api/conversations')).body).to.deep.equal([]);
       const all = await call<ConversationBody[]>('GET', '/api/conversations?include_deleted=true');
       expect(all.body.map((c) => c.id)).to.deep.equal([conversation.id]);
+      // The flag's other usual spellings, a bare flag included.
+      for (const query of ['include_deleted', 'include_deleted=1', 'include_deleted=yes'])
+        expect(
+          (await call<ConversationBody[]>('GET', `/api/conversations?${query}`)).body,
+          query,
+        ).to.have.length(1);
+      expect(
+        (await call<ConversationBody[]>('GET', '/api/conversations?include_deleted=0')).body,
+      ).to.deep.equal([]);
       const messages = await call<{ items: Array<{ content: string }> }>(
         'GET',
         `/api/conversations/${id}/messages`,

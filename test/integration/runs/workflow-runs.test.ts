@@ -499,7 +499,7 @@ for (const kind of databaseKinds()) {
       }
     });
 
-    it('refuses bad starts: unknown workflow, missing message, unknown conversation', async () => {
+    it('refuses bad starts: unknown workflow, missing message, unknown or deleted conversation', async () => {
       const conversation = await codebaseConversation();
       expect(
         (await call('POST', '/api/workflows/nope/run', { message: 'x', conversationId: conversation.id }))
@@ -512,6 +512,21 @@ for (const kind of databaseKinds()) {
         (await call('POST', '/api/workflows/gated/run', { message: 'x', conversationId: 'nope' })).status,
       ).to.equal(404);
       expect((await call('POST', '/api/workflows/runs/nope/cancel')).status).to.equal(404);
+      // A soft-deleted conversation takes no run: 404, and nothing is stored.
+      const gone = await codebaseConversation();
+      expect((await call('DELETE', `/api/conversations/${gone.id}`)).status).to.equal(200);
+      const refused = await call<{ code: string; errors: unknown[] }>('POST', '/api/workflows/gated/run', {
+        message: 'x',
+        conversationId: gone.id,
+      });
+      expect(refused.status).to.equal(404);
+      expect(refused.body.code).to.equal('conversation_not_found');
+      expect(refused.body.errors).to.deep.equal([
+        { path: '/body/conversationId', message: 'names a deleted conversation' },
+      ]);
+      expect(
+        (await call<{ items: unknown[] }>('GET', `/api/workflows/runs?conversationId=${gone.id}`)).body.items,
+      ).to.deep.equal([]);
     });
 
     /** A run of `slow` whose script is sleeping, with the sleeper's pid. */

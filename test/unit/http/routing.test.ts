@@ -45,6 +45,23 @@ describe('http kit: routes, validation and problems', () => {
       expect(defaulted.limit).to.equal(2);
     });
 
+    it('reads the usual spellings of a yes/no query flag, a bare flag included', async () => {
+      const verbose = async (query: string) => {
+        const response = await fetch(`${server.url}/api/items?${query}`);
+        return {
+          status: response.status,
+          body: (await response.json()) as { verbose?: boolean; errors?: unknown },
+        };
+      };
+      for (const query of ['verbose', 'verbose=', 'verbose=1', 'verbose=yes', 'verbose=ON', 'verbose=True'])
+        expect((await verbose(query)).body.verbose, query).to.equal(true);
+      for (const query of ['verbose=0', 'verbose=no', 'verbose=off', 'verbose=false'])
+        expect((await verbose(query)).body.verbose, query).to.equal(false);
+      const refused = await verbose('verbose=maybe');
+      expect(refused.status).to.equal(400);
+      expect(JSON.stringify(refused.body.errors)).to.contain('/query/verbose');
+    });
+
     it('coerces path parameters', async () => {
       const response = await fetch(`${server.url}/api/items/4`);
       expect(response.status).to.equal(200);
@@ -185,6 +202,31 @@ describe('http kit: routes, validation and problems', () => {
       });
       expect(response.status).to.equal(415);
       expect((await problemOf(response)).code).to.equal('unsupported_media_type');
+    });
+
+    it('rejects JSON declared in another charset with 415, and takes UTF-8 however it is spelled', async () => {
+      const before = server.items.size;
+      for (const charset of ['ISO-8859-1', 'latin1', '"utf-16"']) {
+        const response = await fetch(`${server.url}/api/items`, {
+          method: 'POST',
+          headers: { 'Content-Type': `application/json; charset=${charset}` },
+          body: Buffer.from(JSON.stringify({ name: 'caf\u00e9', quantity: 1 }), 'latin1'),
+        });
+        expect(response.status, charset).to.equal(415);
+        const problem = await problemOf(response);
+        expect(problem.code).to.equal('unsupported_media_type');
+        expect(problem.detail).to.contain(charset.replace(/"/g, '').toLowerCase());
+      }
+      expect(server.items.size).to.equal(before);
+      for (const charset of ['UTF-8', 'utf8', '"utf-8"']) {
+        const response = await fetch(`${server.url}/api/items`, {
+          method: 'POST',
+          headers: { 'Content-Type': `application/json; charset=${charset}` },
+          body: JSON.stringify({ name: 'caf\u00e9', quantity: 1 }),
+        });
+        expect(response.status, charset).to.equal(201);
+        expect(((await response.json()) as { name: string }).name).to.equal('caf\u00e9');
+      }
     });
 
     it('accepts a +json media type', async () => {

@@ -39,6 +39,9 @@ export interface HttpAppOptions {
 
 export type HttpApp = Koa<HttpState>;
 
+/** How a stream fails when its client has gone: the end of the stream, not an error. */
+const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ERR_STREAM_DESTROYED']);
+
 function openapiEndpoints(paths: string[], document: object): StaticEndpoint[] {
   const json = JSON.stringify(document);
   // Fresh objects throughout, so no YAML anchors appear; aliases off to be sure.
@@ -90,8 +93,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   // Errors the middleware cannot answer (e.g. a stream failing after headers went out).
   app.on('error', (error: unknown) => {
     // A client that goes away in the middle of a stream (an SSE tab closed) is not a fault.
-    if ((error as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE') {
-      options.logger.debug({ event: 'http.client_gone' });
+    const code = (error as { code?: string }).code;
+    if (code !== undefined && CLIENT_GONE.has(code)) {
+      options.logger.debug({ event: 'http.client_gone', code });
       return;
     }
     options.logger.error({ err: error }, 'http.stream_error');

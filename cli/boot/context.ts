@@ -24,6 +24,8 @@ export interface ContextOptions {
   env?: NodeJS.ProcessEnv;
   /** Where log lines go (tests); stdout by default. */
   logDestination?: NodeJS.WritableStream;
+  /** False for commands that only look (`cairn doctor`): the home is not created. */
+  createHome?: boolean;
 }
 
 /**
@@ -51,7 +53,7 @@ export function createContext(options: ContextOptions = {}): CairnContext {
   warnIfNested(prepared, env);
   const logger = createLogger({ level: environment.general.logLevel, destination: options.logDestination });
   const layout = homeLayout(environment.general.home);
-  ensureHomeLayout(layout);
+  if (options.createHome ?? true) ensureHomeLayout(layout);
   const configSource = createConfigSource({ home: layout.home, environment, logger });
   // Read now, so a broken config file is reported at start-up rather than at the first request.
   configSource.global();

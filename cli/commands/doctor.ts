@@ -16,7 +16,8 @@ const MARK = { ok: '✔', warn: '!', fail: '✖' } as const;
 export async function runDoctor(options: { json?: boolean }): Promise<number> {
   let results: CheckResult[];
   try {
-    const context = createContext({ env: { ...process.env, LOG_LEVEL: 'silent' } });
+    // Checks only look: nothing is created (no home, no database file).
+    const context = createContext({ env: { ...process.env, LOG_LEVEL: 'silent' }, createHome: false });
     results = [
       checkConfig(context),
       checkHome(context),

@@ -1,5 +1,6 @@
 import { Connection } from '@temporalio/client';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { CairnContext } from '../boot/context.js';
 import { openDatabase } from '../../db/connection.js';
 import { pendingMigrations } from '../../db/migrate.js';
@@ -19,17 +20,29 @@ export function checkConfig(context: CairnContext): CheckResult {
   return warn('config', lines.join('; '), 'fix or remove the keys named; they are ignored until then');
 }
 
+/** The home, or where it will be made: the nearest folder that exists on its path. */
+function nearestExisting(path: string): string {
+  let at = path;
+  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+  return at;
+}
+
 export function checkHome(context: CairnContext): CheckResult {
+  const { home } = context.layout;
+  const existing = nearestExisting(home);
   try {
-    accessSync(context.layout.home, constants.W_OK);
-    return ok('home', context.layout.home);
+    accessSync(existing, constants.W_OK);
+    return ok('home', existing === home ? home : `${home} (not created yet: cairn start creates it)`);
   } catch {
-    return fail('home', `${context.layout.home} is not writable`, 'set CAIRN_HOME to a writable directory');
+    return fail('home', `${existing} is not writable`, 'set CAIRN_HOME to a writable directory');
   }
 }
 
 export async function checkDatabase(context: CairnContext): Promise<CheckResult> {
   const url = context.environment.server.databaseUrl;
+  // Opening a SQLite file that does not exist would create it: a check only looks.
+  if (!url && !existsSync(context.layout.databaseFile))
+    return ok('database', `sqlite ${context.layout.databaseFile} (not created yet: cairn start creates it)`);
   const db = openDatabase({ databaseUrl: url, sqliteFile: context.layout.databaseFile });
   try {
     await db.knex.raw('select 1');

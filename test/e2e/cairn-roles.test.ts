@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { freePort } from '../../worker/temporal/ports.js';
@@ -98,6 +99,20 @@ describe('cairn migrate and cairn doctor', function () {
     ]);
     expect(checks.find((c) => c.name === 'git')?.status).to.equal('ok');
     expect(code).to.equal(checks.some((c) => c.status === 'fail') ? 1 : 0);
+  });
+
+  it('doctor only looks: on a home that does not exist yet it creates nothing', async () => {
+    const fresh = join(cwd.path, 'not-yet', '.cairn');
+    const { output } = await runCairn(['doctor', '--json'], { env: baseEnv(fresh), cwd: cwd.path });
+    const { checks } = JSON.parse(output) as {
+      checks: Array<{ name: string; status: string; detail: string }>;
+    };
+    expect(checks.find((c) => c.name === 'home')).to.deep.include({
+      status: 'ok',
+      detail: `${fresh} (not created yet: cairn start creates it)`,
+    });
+    expect(checks.find((c) => c.name === 'database')?.detail).to.contain('not created yet');
+    expect(existsSync(join(cwd.path, 'not-yet')), 'nothing created').to.equal(false);
   });
 
   it('doctor fails on an unreachable database, says how to fix it, and never prints the password', async () => {

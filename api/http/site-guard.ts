@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { isIP } from 'node:net';
+import { RecentCache } from '../../config/recent-cache.js';
 import { HttpProblem } from './problem.js';
 import type { HttpState } from './route.js';
 
@@ -58,11 +59,21 @@ function originAllowed(origin: string, host: string, policy: SitePolicy): boolea
 /** Refuses requests under an unknown host name, and state changes from other sites, with 403. */
 export function siteGuard(policy: SitePolicy): Middleware<HttpState> {
   const allowedHosts = new Set(policy.allowedHosts.map((host) => host.trim().toLowerCase()).filter(Boolean));
+  // A service is asked under a handful of Host values: each is parsed once, not per request.
+  const verdicts = new RecentCache<string, boolean>(64);
+  const hostPasses = (host: string) => {
+    let verdict = verdicts.get(host);
+    if (verdict === undefined) {
+      const name = nameOf(host);
+      verdict = name !== undefined && hostAllowed(name, allowedHosts);
+      verdicts.set(host, verdict);
+    }
+    return verdict;
+  };
   return async (ctx, next) => {
     const host = ctx.get('Host');
     // HTTP/1.0 clients may leave Host out; a browser never does.
-    const name = host ? nameOf(host) : undefined;
-    if (host && (name === undefined || !hostAllowed(name, allowedHosts))) {
+    if (host && !hostPasses(host)) {
       throw new HttpProblem({
         status: 403,
         code: 'host_not_allowed',

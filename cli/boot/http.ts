@@ -21,7 +21,6 @@ import { searchAttributesRegistered } from '../../infra/temporal/search-attribut
 // shared by an API and a worker process has nothing but polling.
 const POLL_MS = { postgres: 2_000, sqlite: 250 } as const;
 
-/** Live delivery of journal events to this process's SSE clients. */
 /** Names the services answer to besides loopback names and IPs: this machine's, DOMAIN, ALLOWED_HOSTS. */
 export function allowedHostNames(environment: Environment): string[] {
   const names = [hostname(), ...environment.server.allowedHosts];
@@ -29,6 +28,7 @@ export function allowedHostNames(environment: Environment): string[] {
   return names;
 }
 
+/** Live delivery of journal events to this process's SSE clients. */
 function startJournalHub(context: CairnContext, db: Database, lifecycle: Lifecycle): JournalHub {
   const hub = new JournalHub({ knex: db.knex, logger: context.logger, pollMs: POLL_MS[db.dialect] });
   const listener = db.dialect === 'postgres' ? listenForJournalAppends(db.knex, context.logger) : undefined;

@@ -6,7 +6,8 @@ import type { Dialect } from '../dialect.js';
 import { oncePerDialect, type JsonProjection } from '../json-projection.js';
 import { addCreatedRange, listRunsAsJson, type RunFilter, type RunJson } from './workflow-runs.js';
 
-const ENDED_NODE_EVENTS = ['node_completed', 'node_failed', 'node_skipped'];
+/** The events that end a node, as an SQL list. */
+const ENDED_NODE_TYPES = "'node_completed', 'node_failed', 'node_skipped'";
 
 type RangeAndSearch = Pick<RunFilter, 'since' | 'until'> & { search?: string };
 
@@ -41,8 +42,6 @@ function addSearch(conditions: SqlConditions, search: string | undefined): SqlCo
     pattern,
   );
 }
-
-const ENDED_NODE_TYPES = ENDED_NODE_EVENTS.map((type) => `'${type}'`).join(', ');
 
 /**
  * What the dashboard adds to a run, computed by the database beside the run's own fields: its

@@ -89,16 +89,6 @@ export async function listRunsPage(
   );
 }
 
-const withEvents = async (context: ServiceContext, run: WorkflowRun): Promise<RunDetail> => ({
-  run,
-  events: await listRunEvents(context.db.reader, run.id),
-});
-
-/** A run and its events. */
-export async function getRunDetail(context: ServiceContext, runId: string): Promise<RunDetail> {
-  return withEvents(context, await requireRun(context, runId));
-}
-
 /** A run and its events, each written by the database as JSON: the run's fields, its events'. */
 export async function getRunDetailAsJson(
   context: ServiceContext,
@@ -118,7 +108,7 @@ export async function getRunDetailAsJson(
 export async function getRunByWorker(context: ServiceContext, platformId: string): Promise<RunDetail> {
   const run = await findRunByWorker(context.db.knex, platformId);
   if (!run) throw ServiceError.notFound(`No run was started from conversation ${platformId}.`);
-  return withEvents(context, run);
+  return { run, events: await listRunEvents(context.db.reader, run.id) };
 }
 
 export interface DashboardPage extends RunPage {

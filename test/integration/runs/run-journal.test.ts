@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { createConversation } from '../../../db/repositories/conversations.js';
 import { DASHBOARD_STREAM, readEventsAfter } from '../../../db/repositories/events.js';
+import { listRunEvents } from '../../../db/repositories/run-events.js';
 import { createRun, transitionRun } from '../../../db/repositories/workflow-runs.js';
 import { deleteConversation } from '../../../services/conversations/conversations.js';
 import type { ServiceContext } from '../../../services/context.js';
 import { recordRunEvent } from '../../../services/runs/run-journal.js';
 import { deleteRun } from '../../../services/runs/run-operations.js';
-import { getRunDetail } from '../../../services/runs/run-reads.js';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
 import { testServiceContext } from '../../support/service-context.js';
 import { makeTempHome } from '../../support/temp-dirs.js';
@@ -54,7 +54,7 @@ for (const kind of databaseKinds()) {
       const run = await endedRun(conversation.id);
       expect(await eventsTable().where('run_id', run.id).select('id')).to.have.length(2);
 
-      const { events } = await getRunDetail(context, run.id);
+      const events = await listRunEvents(context.db.reader, run.id);
       expect(
         events.map(({ type, nodeId, actor, payload }) => ({ type, nodeId, actor, payload })),
       ).to.deep.equal([
@@ -95,7 +95,7 @@ for (const kind of databaseKinds()) {
       const after = await readEventsAfter(test.db.knex, conversation.id, 0);
       expect(after.slice(0, before.length)).to.deep.equal(before);
       expect(after.map((e) => e.type).slice(before.length)).to.deep.equal(['conversation_deleted']);
-      expect((await getRunDetail(context, kept.id)).events).to.have.length(2);
+      expect(await listRunEvents(context.db.reader, kept.id)).to.have.length(2);
     });
 
     it('keeps the events when the run may not be deleted', async () => {
@@ -104,7 +104,9 @@ for (const kind of databaseKinds()) {
       let refused: unknown;
       await deleteRun(context, run.id).catch((error: unknown) => (refused = error));
       expect(refused).to.have.property('kind', 'conflict');
-      expect((await getRunDetail(context, run.id)).events.map((e) => e.type)).to.deep.equal(['run_started']);
+      expect((await listRunEvents(context.db.reader, run.id)).map((e) => e.type)).to.deep.equal([
+        'run_started',
+      ]);
       expect((await readEventsAfter(test.db.knex, DASHBOARD_STREAM, 0)).map((e) => e.type)).to.deep.equal([
         'run_started',
       ]);

@@ -1,15 +1,13 @@
 import { expect } from 'chai';
-import { Client } from '@temporalio/client';
 import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import YAML from 'yaml';
-import { createCodebase } from '../../../db/repositories/codebases.js';
-import { databaseKinds, type TestDatabase } from '../../support/databases.js';
-import { startTestCoreApp, type TestCoreApp } from '../../support/core-app.js';
-import { makeTempRepo, type TempRepo } from '../../support/git-repos.js';
-import { testServiceContext } from '../../support/service-context.js';
+import { databaseKinds } from '../../support/databases.js';
+import type { TestCoreApp } from '../../support/core-app.js';
+import type { TempRepo } from '../../support/git-repos.js';
 import { makeTempDir } from '../../support/temp-dirs.js';
 import { jsonClient } from '../../support/json-client.js';
+import { startDefinitionsApp, type DefinitionsApp } from './definitions-app.js';
 
 const definition = (name: string) => ({ name, nodes: [{ id: 'only', prompt: `the ${name} prompt` }] });
 
@@ -23,34 +21,19 @@ interface Listing {
 const [sqlite] = databaseKinds();
 describe('the checkout is a boundary for workflow and command files', function () {
   this.timeout(60_000);
-  let test: TestDatabase;
   let app: TestCoreApp;
-  let home: ReturnType<typeof makeTempDir>;
   let outside: ReturnType<typeof makeTempDir>;
   let repo: TempRepo;
+  let fixture: DefinitionsApp;
 
   beforeEach(async () => {
-    test = await sqlite!.create();
-    home = makeTempDir('cairn-home-');
+    fixture = await startDefinitionsApp(sqlite!);
+    ({ app, repo } = fixture);
     outside = makeTempDir('cairn-elsewhere-');
-    repo = makeTempRepo({ files: { 'README.md': '# app\n' } });
-    app = await startTestCoreApp(test.db, testServiceContext(test.db, { home: home.path }), {
-      temporal: { client: new Client() },
-      taskQueue: 'unused',
-    });
-    await createCodebase(test.db.knex, {
-      name: 'app',
-      repositoryKey: repo.path,
-      localPath: repo.path,
-      sourcePath: repo.path,
-    });
   });
 
   afterEach(async () => {
-    await app.close();
-    await test.dispose();
-    repo.cleanup();
-    home.cleanup();
+    await fixture.close();
     outside.cleanup();
   });
 

@@ -1,15 +1,13 @@
 import { expect } from 'chai';
-import { Client } from '@temporalio/client';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createCodebase } from '../../../db/repositories/codebases.js';
 import { ensureWorktree } from '../../../services/worktrees/worktrees.js';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
-import { startTestCoreApp, type TestCoreApp } from '../../support/core-app.js';
-import { makeTempRepo, type TempRepo } from '../../support/git-repos.js';
-import { testServiceContext } from '../../support/service-context.js';
+import type { TestCoreApp } from '../../support/core-app.js';
+import type { TempRepo } from '../../support/git-repos.js';
 import { makeTempDir } from '../../support/temp-dirs.js';
 import { jsonClient } from '../../support/json-client.js';
+import { startDefinitionsApp, type DefinitionsApp } from './definitions-app.js';
 
 interface Lookup {
   workflow: { name: string; description?: string };
@@ -32,33 +30,15 @@ for (const kind of databaseKinds()) {
     this.timeout(60_000);
     let test: TestDatabase;
     let app: TestCoreApp;
-    let home: ReturnType<typeof makeTempDir>;
     let repo: TempRepo;
+    let fixture: DefinitionsApp;
 
     beforeEach(async () => {
-      test = await kind.create();
-      home = makeTempDir('cairn-home-');
-      repo = makeTempRepo({ files: { 'README.md': '# app\n' } });
-      const context = testServiceContext(test.db, { home: home.path });
-      // These endpoints never reach Temporal; a lazy client connects only when asked to.
-      app = await startTestCoreApp(test.db, context, {
-        temporal: { client: new Client() },
-        taskQueue: 'unused',
-      });
-      await createCodebase(test.db.knex, {
-        name: 'app',
-        repositoryKey: repo.path,
-        localPath: repo.path,
-        sourcePath: repo.path,
-      });
+      fixture = await startDefinitionsApp(kind);
+      ({ test, app, repo } = fixture);
     });
 
-    afterEach(async () => {
-      await app.close();
-      await test.dispose();
-      repo.cleanup();
-      home.cleanup();
-    });
+    afterEach(() => fixture.close());
 
     const call = jsonClient(() => app.url);
 

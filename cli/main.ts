@@ -52,6 +52,31 @@ program
     exitWith(await runTemporalCli());
   });
 
+const auth = program
+  .command('auth')
+  .description('the optional sign-in: password hashes, secrets, the forward-auth service');
+auth
+  .command('hash-password')
+  .description('print an argon2id hash for AUTH_PASSWORD_HASH (asks twice on a terminal, or reads stdin)')
+  .action(async () => {
+    const { runHashPassword } = await import('./commands/auth.js');
+    exitWith(await runHashPassword());
+  });
+auth
+  .command('new-secret')
+  .description('print 64 random hex characters, for COOKIE_SECRET or CAIRN_API_TOKEN')
+  .action(async () => {
+    const { runNewSecret } = await import('./commands/auth.js');
+    exitWith(runNewSecret());
+  });
+auth
+  .command('serve')
+  .description("run the forward-auth service on AUTH_SERVICE_PORT, for a reverse proxy's auth requests")
+  .action(async () => {
+    const { runAuthServe } = await import('./commands/auth.js');
+    await runAuthServe();
+  });
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {

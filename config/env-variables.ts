@@ -197,6 +197,11 @@ export const ENVIRONMENT_TABLE = {
       description:
         'true checks every JSON answer against its OpenAPI response schema; a mismatch is a 500 whose log names the fields (the test suite turns it on)',
     }),
+    trustProxy: flag('TRUST_PROXY', {
+      default: false,
+      description:
+        'true when a reverse proxy in front sets X-Forwarded-For and X-Forwarded-Proto: sign-in limits count per forwarded client address, and session cookies are Secure under https',
+    }),
     webUiDev: flag('WEB_UI_DEV', {
       description: 'When true, the core server does not serve the static web UI',
       default: false,
@@ -241,10 +246,17 @@ export const ENVIRONMENT_TABLE = {
       patternText: '64 hexadecimal characters',
       secret: true,
     }),
+    apiToken: text('CAIRN_API_TOKEN', {
+      description:
+        'Bearer token API clients send (Authorization: Bearer ...); set, the API refuses requests without it or a signed-in session',
+      pattern: /^[\x21-\x7e]{32,}$/,
+      patternText: 'at least 32 printable characters without spaces (`cairn auth new-secret` prints one)',
+      secret: true,
+    }),
     authServicePort: integer('AUTH_SERVICE_PORT', {
       ...PORT_RANGE,
       default: 9000,
-      description: 'Port of the form-auth service',
+      description: 'Port of the forward-auth service a reverse proxy asks (`cairn auth serve`)',
     }),
     cookieMaxAge: integer('COOKIE_MAX_AGE', {
       min: 1,

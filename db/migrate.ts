@@ -3,6 +3,7 @@ import * as coreTables from './migrations/0001-core-tables.js';
 import * as turnReplies from './migrations/0002-turn-replies.js';
 import * as oneRowPerEvent from './migrations/0003-one-row-per-event.js';
 import * as runStatusCounts from './migrations/0004-run-status-counts.js';
+import * as signIn from './migrations/0005-sign-in.js';
 
 interface Migration {
   name: string;
@@ -17,6 +18,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '0002-turn-replies', ...turnReplies },
   { name: '0003-one-row-per-event', ...oneRowPerEvent },
   { name: '0004-run-status-counts', ...runStatusCounts },
+  { name: '0005-sign-in', ...signIn },
 ];
 
 /** Every migration's name, in the order they apply. */

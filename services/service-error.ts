@@ -4,7 +4,15 @@
  * never know about HTTP; the kinds map one to one onto 4xx statuses in api/http/error-handler.ts.
  */
 export type ServiceErrorKind =
-  'invalid' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'unprocessable' | 'unavailable';
+  | 'invalid'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'too_large'
+  | 'unprocessable'
+  | 'rate_limited'
+  | 'unavailable';
 
 /** One input at fault: a JSON Pointer rooted at the request part (`/query/cwd`) and why. */
 export interface ServiceFieldError {
@@ -20,6 +28,8 @@ export interface ServiceErrorInit {
   errors?: ServiceFieldError[];
   /** Extra members for the client, e.g. `{ currentState: 'running' }`. */
   extra?: Record<string, unknown>;
+  /** When trying again can succeed (rate_limited, unavailable): after this many seconds. */
+  retryAfterSeconds?: number;
 }
 
 export class ServiceError extends Error {
@@ -28,6 +38,7 @@ export class ServiceError extends Error {
   readonly code: string;
   readonly errors?: ServiceFieldError[];
   readonly extra: Record<string, unknown>;
+  readonly retryAfterSeconds?: number;
 
   constructor(init: ServiceErrorInit) {
     super(init.detail);
@@ -35,6 +46,7 @@ export class ServiceError extends Error {
     this.code = init.code;
     this.errors = init.errors;
     this.extra = init.extra ?? {};
+    this.retryAfterSeconds = init.retryAfterSeconds;
   }
 
   get detail(): string {

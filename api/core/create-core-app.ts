@@ -18,6 +18,11 @@ import { runOperationRoutes } from './runs/run-routes.js';
 import { runReadRoutes } from './runs/run-read-routes.js';
 import { runSchemas } from './runs/run-view.js';
 import { dashboardRoutes } from './runs/dashboard-routes.js';
+import type { SignIn } from '../../services/auth/sign-in.js';
+import { signInAuthentication } from '../auth/sign-in-authentication.js';
+import { signInRoutes } from '../auth/sign-in-routes.js';
+import { signInPages } from '../auth/sign-in-pages.js';
+import { homePage } from './home-page.js';
 
 export interface CoreAppDependencies extends HealthDependencies {
   db: Database;
@@ -29,6 +34,8 @@ export interface CoreAppDependencies extends HealthDependencies {
   /** Check every JSON answer against its response schema (tests turn this on). */
   validateResponses?: boolean;
   update: UpdateInfo;
+  /** The optional sign-in; when it is required, every route but the public ones asks for it. */
+  signIn: SignIn;
   codebases: CodebaseRouteDependencies;
   conversations: {
     dispatch: DispatchTurn;
@@ -45,6 +52,9 @@ export function createCoreApp(deps: CoreAppDependencies): HttpApp {
     version: deps.version,
     description: 'Conversations, codebases, workflows and runs of AI coding assistants.',
     routes: [
+      homePage(deps.version),
+      ...signInPages(deps.signIn),
+      ...signInRoutes(deps.signIn),
       ...healthRoutes(deps.codebases.registration, deps),
       ...updateRoutes(deps.update),
       ...codebaseRoutes(deps.codebases),
@@ -78,6 +88,8 @@ export function createCoreApp(deps: CoreAppDependencies): HttpApp {
     corsOrigin: deps.corsOrigin,
     allowedHosts: deps.allowedHosts,
     validateResponses: deps.validateResponses,
+    authentication: deps.signIn.required ? signInAuthentication(deps.signIn) : undefined,
+    trustProxy: deps.signIn.settings.trustProxy,
     openapiPaths: ['/api/openapi.json'],
   });
 }

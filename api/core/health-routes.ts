@@ -26,12 +26,17 @@ const DatabaseHealth = StrictObject({
 });
 const DatabaseHealthRef = ComponentRef('DatabaseHealth', DatabaseHealth);
 
+const ConcurrencyHealth = StrictObject({ status: StringEnum(['ok', 'error']), ...concurrencyFields });
+const ConcurrencyHealthRef = ComponentRef('ConcurrencyHealth', ConcurrencyHealth);
+
 export function healthRoutes(context: ServiceContext, deps: HealthDependencies): RouteDefinition[] {
   const unknownConcurrency = { active: 0, queued: 0, maxConcurrent: deps.maxConcurrent };
   return defineRoutes(
     defineRoute({
       method: 'GET',
       path: '/health',
+      // Probes (container health checks, load balancers) hold no session.
+      public: true,
       operationId: 'getHealth',
       summary: 'Liveness: the process answers HTTP',
       tags: ['health'],
@@ -46,6 +51,7 @@ export function healthRoutes(context: ServiceContext, deps: HealthDependencies):
     defineRoute({
       method: 'GET',
       path: '/health/db',
+      public: true,
       operationId: 'getDatabaseHealth',
       summary: 'Database connectivity',
       tags: ['health'],
@@ -64,17 +70,15 @@ export function healthRoutes(context: ServiceContext, deps: HealthDependencies):
     defineRoute({
       method: 'GET',
       path: '/health/concurrency',
+      public: true,
       operationId: 'getConcurrencyHealth',
       summary: 'Assistant sessions running and queued, and the limit',
       tags: ['health'],
       responses: {
-        503: { description: 'the database cannot be reached' },
-        200: {
-          description: 'current figures',
-          schema: StrictObject({
-            status: StringEnum(['ok', 'error']),
-            ...concurrencyFields,
-          }),
+        200: { description: 'current figures', schema: ConcurrencyHealthRef },
+        503: {
+          description: 'the database cannot be reached: status error, and the figures are zero (unknown)',
+          schema: ConcurrencyHealthRef,
         },
       },
       handler: async () => {
@@ -123,4 +127,4 @@ export function healthRoutes(context: ServiceContext, deps: HealthDependencies):
   );
 }
 
-export const healthComponents = { DatabaseHealth };
+export const healthComponents = { DatabaseHealth, ConcurrencyHealth };

@@ -1,6 +1,7 @@
 import Koa, { type Middleware } from 'koa';
 import YAML from 'yaml';
 import type { Logger } from '../../config/logger.js';
+import { requireAuthentication, type Authentication } from './authentication.js';
 import { jsonBody } from './body.js';
 import { cors } from './cors.js';
 import { errorHandler } from './error-handler.js';
@@ -31,8 +32,12 @@ export interface HttpAppOptions {
   openapiPaths?: string[];
   components?: OpenApiComponents;
   servers?: OpenApiServer[];
-  /** Runs after body parsing and before the routes (e.g. authentication). */
+  /** Runs after body parsing and before the routes. */
   extraMiddleware?: Middleware<HttpState>[];
+  /** Required credentials (sign-in); unset, the app is open to whoever reaches it. */
+  authentication?: Authentication;
+  /** Believe X-Forwarded-For and X-Forwarded-Proto: a reverse proxy in front sets them. */
+  trustProxy?: boolean;
   /** Check every JSON answer against its route's response schema (CAIRN_VALIDATE_RESPONSES). */
   validateResponses?: boolean;
 }
@@ -73,18 +78,25 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     servers: options.servers,
     routes: options.routes,
     components: options.components,
+    securitySchemes: options.authentication?.securitySchemes,
   });
   const router = buildRouter(routes, compiler, openapiEndpoints(options.openapiPaths ?? [], document), {
     validateResponses: options.validateResponses,
   });
 
-  const app = new Koa<HttpState>();
+  const app = new Koa<HttpState>({ proxy: options.trustProxy === true });
   app.use(requestId());
   app.use(requestLog(options.logger));
   app.use(errorHandler());
   app.use(siteGuard({ allowedHosts: options.allowedHosts ?? [], allowedOrigin: options.corsOrigin }));
   if (options.corsOrigin)
     app.use(cors({ origin: options.corsOrigin, methodsFor: (path) => methodsForPath(router, path) }));
+  if (options.authentication) {
+    const publicIds = routes
+      .filter((route) => route.definition.public)
+      .map((route) => route.definition.operationId);
+    app.use(requireAuthentication(options.authentication, router, publicIds));
+  }
   app.use(jsonBody(bodyLimitBytes));
   for (const middleware of options.extraMiddleware ?? []) app.use(middleware);
   app.use(router.routes());

@@ -5,6 +5,8 @@ import type { HttpContext, HttpState } from './route.js';
 
 /** application/json and any +json type (application/merge-patch+json, ...). */
 export const JSON_TYPES = ['json', '+json'];
+/** An HTML form's body. */
+export const FORM_TYPES = ['urlencoded'];
 
 interface BodyError extends Error {
   type?: string;
@@ -33,9 +35,9 @@ function toBodyProblem(error: BodyError, limitBytes: number): Error {
 }
 
 /**
- * Parses JSON bodies of POST, PUT and PATCH up to `limitBytes`. Non-strict parsing so that an
- * empty body stays '' (missing) rather than {}. The raw text is kept on ctx.request.rawBody for
- * signature checks.
+ * Parses JSON and HTML-form bodies of POST, PUT and PATCH up to `limitBytes` (each route accepts
+ * only its own type: route-handler.ts). Non-strict parsing so that an empty body stays ''
+ * (missing) rather than {}. The raw text is kept on ctx.request.rawBody for signature checks.
  */
 export function jsonBody(limitBytes: number): Middleware<HttpState> {
   const parse = koaBody({
@@ -43,7 +45,8 @@ export function jsonBody(limitBytes: number): Middleware<HttpState> {
     jsonLimit: limitBytes,
     jsonStrict: false,
     jsonTypes: JSON_TYPES,
-    urlencoded: false,
+    urlencoded: true,
+    formLimit: limitBytes,
     text: false,
     multipart: false,
     includeUnparsed: true,

@@ -5,11 +5,13 @@ import { ServiceError, type ServiceErrorKind } from '../../services/service-erro
 
 const STATUS_OF_KIND: Record<ServiceErrorKind, number> = {
   invalid: 400,
+  unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
   conflict: 409,
   too_large: 413,
   unprocessable: 422,
+  rate_limited: 429,
   unavailable: 503,
 };
 
@@ -35,6 +37,10 @@ export function toHttpProblem(error: unknown): HttpProblem {
       detail: error.detail,
       errors: error.errors,
       extra: error.extra,
+      headers:
+        error.retryAfterSeconds === undefined
+          ? undefined
+          : { 'Retry-After': String(error.retryAfterSeconds) },
     });
   }
   const candidate = (typeof error === 'object' && error !== null ? error : {}) as StatusError;

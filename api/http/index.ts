@@ -1,4 +1,5 @@
 export { createHttpApp, type HttpApp, type HttpAppOptions } from './app.js';
+export { type Authentication } from './authentication.js';
 export {
   decodeCursor,
   encodeCursor,
@@ -19,6 +20,7 @@ export {
   type OpenApiComponents,
   type OpenApiDocument,
   type OpenApiOptions,
+  type OpenApiSecuritySchemes,
   type OpenApiServer,
 } from './openapi.js';
 export { toOpenApiSchema } from './openapi-schema.js';
@@ -54,6 +56,7 @@ export {
   HTTP_METHODS,
   type HttpContext,
   type HttpMethod,
+  type HttpPrincipal,
   type HttpState,
   type JsonSchema,
   type ResponseHeaderSpec,

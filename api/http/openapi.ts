@@ -8,6 +8,8 @@ import {
   type RouteDefinition,
 } from './route.js';
 
+type JsonObject = Record<string, unknown>;
+
 export interface OpenApiServer {
   url: string;
   description?: string;
@@ -17,7 +19,12 @@ export interface OpenApiComponents {
   schemas?: Record<string, JsonSchema>;
 }
 
+/** How clients authenticate when sign-in is on: OpenAPI security schemes, any one of which will do. */
+export type OpenApiSecuritySchemes = Record<string, JsonObject>;
+
 export interface OpenApiOptions {
+  /** Set when the API requires credentials; routes marked `public` are exempt. */
+  securitySchemes?: OpenApiSecuritySchemes;
   title: string;
   version: string;
   description?: string;
@@ -26,13 +33,15 @@ export interface OpenApiOptions {
   components?: OpenApiComponents;
 }
 
-type JsonObject = Record<string, unknown>;
-
 export interface OpenApiDocument extends JsonObject {
   openapi: '3.0.3';
   info: { title: string; version: string; description?: string };
   paths: Record<string, Record<string, JsonObject>>;
-  components: { schemas: Record<string, JsonObject>; responses: Record<string, JsonObject> };
+  components: {
+    schemas: Record<string, JsonObject>;
+    responses: Record<string, JsonObject>;
+    securitySchemes?: Record<string, JsonObject>;
+  };
 }
 
 /** The kit's own problem responses, described once under components.responses. */
@@ -41,15 +50,20 @@ const STANDARD_RESPONSES: Record<string, { status: number; description: string }
     status: 400,
     description: 'Invalid input: validation_failed, invalid_json or invalid_cursor.',
   },
+  Unauthorized: {
+    status: 401,
+    description: 'Sign-in is on and the request showed no valid session or token (authentication_required).',
+  },
   NotFound: { status: 404, description: 'No such resource (not_found).' },
   PayloadTooLarge: { status: 413, description: 'The body is over the size limit (payload_too_large).' },
   UnsupportedMediaType: { status: 415, description: 'The body is not JSON (unsupported_media_type).' },
   InternalError: { status: 500, description: 'An unexpected server error (internal_error).' },
 };
 
-function standardResponsesFor(route: NormalizedRoute): string[] {
+function standardResponsesFor(route: NormalizedRoute, secured: boolean): string[] {
   const names = ['InternalError'];
   if (route.params || route.query || route.body) names.push('BadRequest');
+  if (secured && !route.definition.public) names.push('Unauthorized');
   if (route.pathParams.length > 0) names.push('NotFound');
   if (route.body) names.push('PayloadTooLarge', 'UnsupportedMediaType');
   return names;
@@ -83,7 +97,7 @@ function responseHeaders(headers: Record<string, ResponseHeaderSpec>, where: str
   );
 }
 
-function responses(route: NormalizedRoute, where: string): JsonObject {
+function responses(route: NormalizedRoute, where: string, secured: boolean): JsonObject {
   const out: JsonObject = {};
   for (const [status, spec] of Object.entries(route.definition.responses)) {
     const contentType = spec.contentType ?? (spec.schema ? 'application/json' : undefined);
@@ -94,14 +108,16 @@ function responses(route: NormalizedRoute, where: string): JsonObject {
       ...(contentType ? { content: { [contentType]: media } } : {}),
     };
   }
-  for (const name of standardResponsesFor(route)) {
+  for (const name of standardResponsesFor(route, secured)) {
     const status = String(STANDARD_RESPONSES[name]?.status);
     out[status] ??= { $ref: `#/components/responses/${name}` };
   }
   return out;
 }
 
-function operation(route: NormalizedRoute): JsonObject {
+const BODY_MEDIA_TYPES = { json: 'application/json', form: 'application/x-www-form-urlencoded' } as const;
+
+function operation(route: NormalizedRoute, secured: boolean): JsonObject {
   const definition = route.definition;
   const where = `${definition.operationId}`;
   const params = [...parameters(route.params, 'path', where), ...parameters(route.query, 'query', where)];
@@ -115,11 +131,15 @@ function operation(route: NormalizedRoute): JsonObject {
       ? {
           requestBody: {
             required: route.bodyRequired,
-            content: { 'application/json': { schema: toOpenApiSchema(route.body, `${where}/body`) } },
+            content: {
+              [BODY_MEDIA_TYPES[route.bodyType]]: { schema: toOpenApiSchema(route.body, `${where}/body`) },
+            },
           },
         }
       : {}),
-    responses: responses(route, where),
+    // An empty list lifts the document's requirement: anyone may call it.
+    ...(secured && definition.public ? { security: [] } : {}),
+    responses: responses(route, where, secured),
   };
 }
 
@@ -135,9 +155,10 @@ function componentResponses(): Record<string, JsonObject> {
 /** Builds the OpenAPI 3.0.3 document from the same route table the app serves. */
 export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
   const routes = normalizeRoutes(options.routes);
+  const schemes = options.securitySchemes;
   const paths: OpenApiDocument['paths'] = {};
   for (const route of routes) {
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, schemes !== undefined);
   }
   const schemas: Record<string, JsonObject> = { Problem: toOpenApiSchema(problemSchema, 'Problem') };
   for (const [name, schema] of Object.entries(options.components?.schemas ?? {})) {
@@ -153,7 +174,12 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
     },
     ...(options.servers?.length ? { servers: options.servers } : {}),
     ...(tags.length > 0 ? { tags: tags.map((name) => ({ name })) } : {}),
+    ...(schemes ? { security: Object.keys(schemes).map((name) => ({ [name]: [] })) } : {}),
     paths,
-    components: { schemas, responses: componentResponses() },
+    components: {
+      schemas,
+      responses: componentResponses(),
+      ...(schemes ? { securitySchemes: schemes } : {}),
+    },
   };
 }

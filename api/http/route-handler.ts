@@ -1,4 +1,4 @@
-import { hasBodyBytes, JSON_TYPES, parsedBody } from './body.js';
+import { FORM_TYPES, hasBodyBytes, JSON_TYPES, parsedBody } from './body.js';
 import { HttpProblem, type FieldError } from './problem.js';
 import type { HttpContext, JsonSchema, NormalizedRoute, RouteResult } from './route.js';
 import { SerializedJson } from './serialized-json.js';
@@ -85,9 +85,11 @@ function plainCopy(source: object | undefined): Record<string, unknown> {
 
 function readBody(ctx: HttpContext, route: NormalizedRoute, errors: FieldError[]): unknown {
   if (!route.body) return undefined;
-  if (hasBodyBytes(ctx) && !ctx.is(JSON_TYPES)) {
+  const form = route.bodyType === 'form';
+  if (hasBodyBytes(ctx) && !ctx.is(form ? FORM_TYPES : JSON_TYPES)) {
     const sent = ctx.get('Content-Type') || 'none';
-    throw HttpProblem.unsupportedMediaType(`Expected an application/json body, got content type ${sent}.`);
+    const expected = form ? 'application/x-www-form-urlencoded' : 'application/json';
+    throw HttpProblem.unsupportedMediaType(`Expected an ${expected} body, got content type ${sent}.`);
   }
   const body = parsedBody(ctx);
   if (body === undefined && route.bodyRequired) errors.push({ path: '/body', message: 'is required' });

@@ -5,6 +5,8 @@ import type { SerializedJson } from './serialized-json.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+export type BodyType = 'json' | 'form';
+
 export const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /**
@@ -21,10 +23,19 @@ export interface JsonSchema {
   [keyword: string]: unknown;
 }
 
+/** Who a request acts for, once authentication (authentication.ts) has accepted it. */
+export interface HttpPrincipal {
+  name: string;
+  /** How it proved it: `session` (a signed-in browser), `token` (an API client), ... */
+  via: string;
+}
+
 /** What every request carries in ctx.state, set by the kit's first middleware. */
 export interface HttpState {
   requestId: string;
   log: Logger;
+  /** Set when the request showed valid credentials; unset without sign-in or on a public route. */
+  principal?: HttpPrincipal;
 }
 
 export type HttpContext = ParameterizedContext<HttpState>;
@@ -70,9 +81,15 @@ type WidenLiterals<T> = T extends string
           ? { [K in keyof T]: WidenLiterals<T[K]> }
           : T;
 
-/** What a route's responses allow as a body: the union of their schemas' types. */
+/** What a route's responses allow as a body: their schemas' types, text for a schema-less media type. */
 type ResponseBody<R> = WidenLiterals<
-  { [K in keyof R]: R[K] extends { schema: infer S } ? StaticOf<S, unknown> : undefined }[keyof R]
+  {
+    [K in keyof R]: R[K] extends { schema: infer S }
+      ? StaticOf<S, unknown>
+      : R[K] extends { contentType: string }
+        ? string
+        : undefined;
+  }[keyof R]
 >;
 
 /** A body as a value, or already serialized (see SerializedJson). */
@@ -114,10 +131,17 @@ export interface RouteDefinition<T extends RouteTypes = RouteTypes> {
   params?: JsonSchema;
   /** Object schema of the query string. */
   query?: JsonSchema;
-  /** Schema of the JSON body (POST, PUT and PATCH only). */
+  /** Schema of the body (POST, PUT and PATCH only). */
   body?: JsonSchema;
   /** Defaults to true when `body` is given. */
   bodyRequired?: boolean;
+  /**
+   * `json` (the default), or `form` for an HTML form's application/x-www-form-urlencoded body
+   * (whose values are all strings). Each route takes only its own: anything else is a 415.
+   */
+  bodyType?: BodyType;
+  /** Reachable without credentials when sign-in is on (health, the sign-in pages, webhooks). */
+  public?: boolean;
   responses: Record<number, ResponseSpec>;
   /**
    * Returns what to send. Returning nothing after setting ctx.body (a stream, e.g. SSE) or
@@ -184,6 +208,7 @@ export interface NormalizedRoute {
   query?: JsonSchema;
   body?: JsonSchema;
   bodyRequired: boolean;
+  bodyType: BodyType;
 }
 
 const PATH_PARAM = /\{([^{}/]+)\}/g;
@@ -246,6 +271,7 @@ export function normalizeRoute(route: RouteDefinition): NormalizedRoute {
     query: route.query,
     body: route.body,
     bodyRequired: route.body ? (route.bodyRequired ?? true) : false,
+    bodyType: route.bodyType ?? 'json',
   };
 }
 

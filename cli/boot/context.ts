@@ -4,12 +4,15 @@ import { readEnvironment, type Environment } from '../../config/environment.js';
 import { createConfigSource, type ConfigSource } from '../../config/config-source.js';
 import type { CairnConfig } from '../../config/config-types.js';
 import { prepareProcessEnvironment, warnIfNested } from '../../config/dotenv.js';
+import { readSignInSettings, type SignInSettings } from '../../config/sign-in-settings.js';
 import { packageInfo, PACKAGE_ROOT, type PackageInfo } from './package-info.js';
 
 /** What every command starts from: the environment, the home, the config and a logger. */
 export interface CairnContext {
   cwd: string;
   environment: Environment;
+  /** Who may use the HTTP services (checked at start: half a form sign-in is an error). */
+  signIn: SignInSettings;
   layout: HomeLayout;
   /** The global config as it is now (read from configSource, which reads the file once). */
   readonly config: CairnConfig;
@@ -50,6 +53,7 @@ export function createContext(options: ContextOptions = {}): CairnContext {
     logger: earlyLogger,
   });
   const environment = readEnvironment(env);
+  const signIn = readSignInSettings(environment);
   warnIfNested(prepared, env);
   const logger = createLogger({ level: environment.general.logLevel, destination: options.logDestination });
   const layout = homeLayout(environment.general.home);
@@ -60,6 +64,7 @@ export function createContext(options: ContextOptions = {}): CairnContext {
   return {
     cwd,
     environment,
+    signIn,
     layout,
     get config() {
       return configSource.global();

@@ -7,6 +7,7 @@ import {
   checkDatabase,
   checkGit,
   checkHome,
+  checkSignIn,
   checkTemporal,
 } from '../doctor/checks.js';
 
@@ -25,6 +26,7 @@ export async function runDoctor(options: { json?: boolean }): Promise<number> {
       await checkTemporal(context),
       await checkGit(),
       ...checkAssistants(context),
+      checkSignIn(context),
     ];
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

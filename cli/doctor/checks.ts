@@ -176,3 +176,32 @@ export function checkAssistants(context: CairnContext): CheckResult[] {
   );
   return results;
 }
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/** Whether the API asks who is calling, and whether that suits where it listens. */
+export function checkSignIn(context: CairnContext): CheckResult {
+  const { mode, form, apiToken, trustProxy } = context.signIn;
+  const { host } = context.environment.server;
+  if (mode === 'open') {
+    if (LOOPBACK_HOSTS.has(host)) return ok('sign-in', `off; the API listens on ${host} only`);
+    return warn(
+      'sign-in',
+      `off, and the API listens on ${host}: anyone who reaches the port can run assistants`,
+      'set AUTH_USERNAME, AUTH_PASSWORD_HASH and COOKIE_SECRET (or CAIRN_API_TOKEN), or put an authenticating proxy in front',
+    );
+  }
+  const ways = [
+    form ? `password sign-in for "${form.username}" (sessions of ${form.cookieMaxAgeSeconds} s)` : '',
+    apiToken ? 'API token' : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  if (form && context.environment.deployment.domain && !trustProxy)
+    return warn(
+      'sign-in',
+      `${ways}; DOMAIN is set but TRUST_PROXY is not, so behind the https proxy the session cookie is not marked Secure and the sign-in limit counts the proxy's address`,
+      'set TRUST_PROXY=true when Cairn is reached only through the proxy',
+    );
+  return ok('sign-in', ways);
+}

@@ -31,13 +31,16 @@ export function spawnCairn(
     bin?: string;
     /** Options for Node itself, such as --cpu-prof (which NODE_OPTIONS refuses). */
     nodeArgs?: string[];
+    /** Piped to standard input, which is then closed; without it there is no input at all. */
+    input?: string;
   },
 ): CairnProcess {
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.bin ?? CAIRN_BIN, ...args], {
     cwd: options.cwd,
     env: options.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (options.input !== undefined) child.stdin?.end(options.input);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -77,7 +80,7 @@ export async function waitForOk(url: string, process: CairnProcess, timeoutMs: n
 /** Runs `cairn <args>` to completion and returns its exit code and output. */
 export async function runCairn(
   args: string[],
-  options: { env: NodeJS.ProcessEnv; cwd: string },
+  options: { env: NodeJS.ProcessEnv; cwd: string; input?: string },
 ): Promise<{ code: number | string; output: string }> {
   const process = spawnCairn(args, options);
   const code = await process.exited;

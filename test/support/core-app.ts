@@ -7,7 +7,12 @@ import type { Database } from '../../db/connection.js';
 import { listenForJournalAppends, type JournalListener } from '../../db/journal-listener.js';
 import type { ConversationWorkflowInput } from '../../domain/conversations/conversation-workflow.js';
 import { listen, type ListeningApp } from './http.js';
-import type { Client } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import type { Logger } from '../../config/logger.js';
+import type { UpdateInfo } from '../../api/core/update-routes.js';
+import { testServiceContext } from './service-context.js';
+import { SignIn } from '../../services/auth/sign-in.js';
+import type { SignInSettings } from '../../config/sign-in-settings.js';
 
 export interface TestCoreApp extends ListeningApp {
   hub: JournalHub;
@@ -22,7 +27,11 @@ export interface TestCoreAppOptions {
   workflowDefaults?: Omit<ConversationWorkflowInput, 'conversationId' | 'pending'>;
   /** Runs carry Cairn's search attributes (the test server registers them). */
   searchAttributes?: boolean;
+  /** Sign-in as the environment would configure it; open by default. */
+  signIn?: SignInSettings;
 }
+
+export const OPEN_SIGN_IN: SignInSettings = { mode: 'open', trustProxy: false };
 
 /** The core API as `cairn start` builds it, on a loopback port, against a test's workers (or any client and queue). */
 export async function startTestCoreApp(
@@ -49,6 +58,7 @@ export async function startTestCoreApp(
     adapters: ['web'],
     validateResponses: true,
     update: sourceBuildUpdateInfo('0.0.0-test', ''),
+    signIn: new SignIn(db.knex, options.signIn ?? OPEN_SIGN_IN),
     codebases: { registration: context, temporal },
     conversations: {
       hub,
@@ -64,6 +74,52 @@ export async function startTestCoreApp(
       await server.close();
       hub.close();
       await listener?.stop();
+    },
+  };
+}
+
+export interface LazyCoreAppOptions {
+  home: string;
+  logger: Logger;
+  signIn?: SignIn;
+  version?: string;
+  maxConcurrent?: number;
+  adapters?: string[];
+  corsOrigin?: string;
+  update?: UpdateInfo;
+}
+
+/**
+ * The core API for tests of the endpoints that never reach Temporal (health, system, sign-in):
+ * its client is lazy and connects only if something asks, which these tests never do.
+ */
+export async function startLazyCoreApp(db: Database, options: LazyCoreAppOptions): Promise<TestCoreApp> {
+  const hub = new JournalHub({ knex: db.knex, logger: options.logger, pollMs: 1_000 });
+  const lazyClient = new Client();
+  const version = options.version ?? '0.0.0-test';
+  const app = createCoreApp({
+    db,
+    logger: options.logger,
+    version,
+    maxConcurrent: options.maxConcurrent ?? 2,
+    adapters: options.adapters ?? ['web'],
+    corsOrigin: options.corsOrigin,
+    validateResponses: true,
+    update: options.update ?? sourceBuildUpdateInfo(version, ''),
+    signIn: options.signIn ?? new SignIn(db.knex, OPEN_SIGN_IN),
+    codebases: {
+      registration: testServiceContext(db, { home: options.home }),
+      temporal: { client: lazyClient, taskQueue: 'unused' },
+    },
+    conversations: { hub, dispatch: turnDispatcher({ client: lazyClient, taskQueue: 'unused' }) },
+  });
+  const server = await listen(app);
+  return {
+    ...server,
+    hub,
+    async close() {
+      await server.close();
+      hub.close();
     },
   };
 }

@@ -1,24 +1,18 @@
 import { expect } from 'chai';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { createCoreApp } from '../../../api/core/create-core-app.js';
 import { sourceBuildUpdateInfo } from '../../../api/core/update-routes.js';
 import { createConversation } from '../../../db/repositories/conversations.js';
 import { appendMessage } from '../../../db/repositories/messages.js';
 import { createRun, transitionRun } from '../../../db/repositories/workflow-runs.js';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
-import { listen, type ListeningApp } from '../../support/http.js';
 import { captureLogs } from '../../support/logs.js';
-import { Client } from '@temporalio/client';
 import { makeTempDir } from '../../support/temp-dirs.js';
-import { testServiceContext } from '../../support/service-context.js';
-import { JournalHub } from '../../../services/streams/journal-hub.js';
-import { turnDispatcher } from '../../../services/conversations/conversation-client.js';
+import { startLazyCoreApp, type TestCoreApp } from '../../support/core-app.js';
 
 for (const kind of databaseKinds()) {
   describe(`core system endpoints (${kind.name})`, () => {
     let test: TestDatabase;
-    let server: ListeningApp;
-    let hub: JournalHub;
+    let server: TestCoreApp;
     const logs = captureLogs('info');
 
     const home = makeTempDir('cairn-home-');
@@ -26,28 +20,18 @@ for (const kind of databaseKinds()) {
 
     beforeEach(async () => {
       test = await kind.create();
-      hub = new JournalHub({ knex: test.db.knex, logger: logs.logger, pollMs: 1_000 });
-      const lazyClient = new Client();
-      const app = createCoreApp({
-        db: test.db,
+      server = await startLazyCoreApp(test.db, {
+        home: home.path,
         logger: logs.logger,
         version: '9.8.7',
         maxConcurrent: 3,
         adapters: ['web', 'telegram'],
         corsOrigin: 'https://ui.example',
         update: sourceBuildUpdateInfo('9.8.7', 'https://example.invalid/cairn/releases'),
-        // Never used by these endpoints; a lazy client connects only when asked to.
-        codebases: {
-          registration: testServiceContext(test.db, { home: home.path }),
-          temporal: { client: lazyClient, taskQueue: 'unused' },
-        },
-        conversations: { hub, dispatch: turnDispatcher({ client: lazyClient, taskQueue: 'unused' }) },
       });
-      server = await listen(app);
     });
     afterEach(async () => {
       await server.close();
-      hub.close();
       await test.dispose();
     });
 

@@ -82,6 +82,20 @@ describe('docker-compose.yml', () => {
     for (const volume of named) expect(compose.volumes, volume).to.have.property(volume);
   });
 
+  it('runs the forward-auth service for the sign-in proxy, unpublished, trusting only the proxy', () => {
+    const auth = services['cairn-auth']!;
+    expect(auth.profiles).to.deep.equal(['sign-in']);
+    expect(auth.command).to.deep.equal(['auth', 'serve']);
+    expect(auth.environment?.TRUST_PROXY).to.equal('true');
+    expect(auth.environment?.DATABASE_URL).to.equal(services['cairn-api']!.environment?.DATABASE_URL);
+    expect(auth.ports).to.equal(undefined);
+    expect(services.proxy!.volumes).to.include('./deploy/${CADDYFILE:-Caddyfile}:/etc/caddy/Caddyfile:ro');
+    const caddyfile = readFileSync(new URL('../../../deploy/Caddyfile.sign-in', import.meta.url), 'utf8');
+    expect(caddyfile).to.match(/forward_auth cairn-auth:\{\$AUTH_SERVICE_PORT\} \{\s+uri \/verify/);
+    for (const name of ['AUTH_USERNAME', 'AUTH_PASSWORD_HASH', 'COOKIE_SECRET', 'CAIRN_API_TOKEN'])
+      expect(services['cairn-api']!.environment, name).to.have.property(name);
+  });
+
   it('publishes the API and the Temporal UI only on loopback', () => {
     for (const name of ['cairn-api', 'temporal-ui']) {
       for (const port of services[name]!.ports ?? []) expect(port, name).to.match(/^127\.0\.0\.1:/);

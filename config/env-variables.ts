@@ -179,7 +179,7 @@ export const ENVIRONMENT_TABLE = {
     }),
     host: text('HOST', {
       description:
-        'Interface the HTTP services listen on (0.0.0.0 to accept remote connections; the API has no auth of its own)',
+        'Interface the HTTP services listen on (0.0.0.0 to accept remote connections: turn sign-in on first)',
       default: '127.0.0.1',
     }),
     webUiOrigin: text('WEB_UI_ORIGIN', {

@@ -1,6 +1,8 @@
 import {
   createHttpApp,
   defineRoute,
+  HttpProblem,
+  PROBLEM_CONTENT_TYPE,
   problemResponse,
   StrictObject,
   StringEnum,
@@ -54,12 +56,24 @@ export function createForwardAuthApp(options: ForwardAuthOptions): HttpApp {
         handler: async ({ ctx }) => {
           const principal = await principalOf(signIn, ctx);
           if (principal) return { status: 200, headers: { [FORWARDED_USER_HEADER]: principal.name } };
-          refuseRequest(signIn, ctx, {
-            method: ctx.get('X-Forwarded-Method') || 'GET',
-            url: ctx.get('X-Forwarded-Uri') || '/',
-            acceptsHtml: acceptsHtml(ctx),
-          });
-          return undefined;
+          const url = ctx.get('X-Forwarded-Uri') || '/';
+          try {
+            refuseRequest(signIn, ctx, {
+              method: ctx.get('X-Forwarded-Method') || 'GET',
+              url,
+              acceptsHtml: acceptsHtml(ctx),
+            });
+            return undefined;
+          } catch (error) {
+            if (!(error instanceof HttpProblem)) throw error;
+            // The client sees this answer for the request it made, so the problem names that one.
+            return {
+              status: error.status,
+              headers: error.headers,
+              type: PROBLEM_CONTENT_TYPE,
+              body: error.toDocument(url.split('?')[0]),
+            };
+          }
         },
       }),
       defineRoute({

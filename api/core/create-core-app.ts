@@ -23,6 +23,7 @@ import { signInAuthentication } from '../auth/sign-in-authentication.js';
 import { signInRoutes } from '../auth/sign-in-routes.js';
 import { signInPages } from '../auth/sign-in-pages.js';
 import { homePage } from './home-page.js';
+import { configRoutes, configSchemas } from './config/config-routes.js';
 
 export interface CoreAppDependencies extends HealthDependencies {
   db: Database;
@@ -57,6 +58,7 @@ export function createCoreApp(deps: CoreAppDependencies): HttpApp {
       ...signInRoutes(deps.signIn),
       ...healthRoutes(deps.codebases.registration, deps),
       ...updateRoutes(deps.update),
+      ...configRoutes(deps.codebases.registration, deps.signIn.settings.mode),
       ...codebaseRoutes(deps.codebases),
       ...conversationRoutes(deps.codebases.registration),
       ...messageRoutes({
@@ -82,6 +84,7 @@ export function createCoreApp(deps: CoreAppDependencies): HttpApp {
         ...conversationSchemas,
         ...workflowSchemas,
         ...runSchemas,
+        ...configSchemas,
       },
     },
     logger: deps.logger.child({ component: 'core-api' }),

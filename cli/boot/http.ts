@@ -1,7 +1,6 @@
 import type { Database } from '../../db/connection.js';
 import { createCoreApp } from '../../api/core/create-core-app.js';
 import { sourceBuildUpdateInfo } from '../../api/core/update-routes.js';
-import { enabledAdapters } from './adapters.js';
 import type { CairnContext } from './context.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { Client } from '@temporalio/client';
@@ -45,7 +44,9 @@ export async function startHttpServices(
     logger: context.logger,
     version: pkg.version,
     maxConcurrent: config.effective.concurrency.maxConversations,
-    adapters: enabledAdapters(environment),
+    // What runs, not what has credentials (GET /api/config says that): the chat and code-host
+    // adapters join this list when they start.
+    adapters: ['web'],
     corsOrigin: environment.server.webUiOrigin,
     allowedHosts: allowedHostNames(environment),
     validateResponses: environment.server.validateResponses,

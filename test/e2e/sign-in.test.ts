@@ -93,6 +93,8 @@ describe('sign-in through the cairn command', function () {
       AUTH_USERNAME: 'ada',
       COOKIE_SECRET,
       CAIRN_API_TOKEN: API_TOKEN,
+      // Credentials of an adapter that does not run yet: reported as configured, not as running.
+      TELEGRAM_BOT_TOKEN: 'telegram-token-that-nothing-uses',
     };
     const api = spawnCairn(['api'], { env: signInEnv, cwd: cwd.path });
     processes.push(api);
@@ -115,6 +117,15 @@ describe('sign-in through the cairn command', function () {
     expect(signIn.status).to.equal(200);
     const cookie = signIn.headers.getSetCookie()[0]!.split(';')[0]!;
     expect((await fetch(`${base}/api/conversations`, { headers: { Cookie: cookie } })).status).to.equal(200);
+    const asClient = { headers: { Authorization: `Bearer ${API_TOKEN}` } };
+    const health = (await (await fetch(`${base}/api/health`, asClient)).json()) as { adapters: string[] };
+    expect(health.adapters).to.deep.equal(['web']);
+    const config = (await (await fetch(`${base}/api/config`, asClient)).json()) as {
+      integrations: { telegram: boolean };
+      signIn: string;
+    };
+    expect(config).to.deep.include({ signIn: 'form' });
+    expect(config.integrations.telegram).to.equal(true);
     const withToken = await fetch(`${base}/api/conversations`, {
       headers: { Authorization: `Bearer ${API_TOKEN}` },
     });
@@ -140,7 +151,10 @@ describe('sign-in through the cairn command', function () {
     });
     expect(anonymousApi.status).to.equal(401);
     // The client sees this problem for its own request, so it names that one, not /verify.
-    expect(await anonymousApi.json()).to.include({ code: 'authentication_required', instance: '/api/conversations' });
+    expect(await anonymousApi.json()).to.include({
+      code: 'authentication_required',
+      instance: '/api/conversations',
+    });
     const anonymousPage = await verify({
       Accept: 'text/html',
       'X-Forwarded-Method': 'GET',

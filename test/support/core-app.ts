@@ -80,6 +80,8 @@ export async function startTestCoreApp(
 
 export interface LazyCoreAppOptions {
   home: string;
+  /** Variables of the service context (over the test process's own). */
+  env?: Record<string, string>;
   logger: Logger;
   signIn?: SignIn;
   version?: string;
@@ -108,7 +110,7 @@ export async function startLazyCoreApp(db: Database, options: LazyCoreAppOptions
     update: options.update ?? sourceBuildUpdateInfo(version, ''),
     signIn: options.signIn ?? new SignIn(db.knex, OPEN_SIGN_IN),
     codebases: {
-      registration: testServiceContext(db, { home: options.home }),
+      registration: testServiceContext(db, { home: options.home, env: options.env }),
       temporal: { client: lazyClient, taskQueue: 'unused' },
     },
     conversations: { hub, dispatch: turnDispatcher({ client: lazyClient, taskQueue: 'unused' }) },

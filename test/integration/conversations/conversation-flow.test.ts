@@ -164,6 +164,28 @@ for (const kind of databaseKinds()) {
       expect(read.body.title).to.equal(title.data.title);
     });
 
+    it('takes an assistant model changed through PATCH /api/config/assistants at its next turn, with no restart', async () => {
+      await start();
+      const conversation = await newConversation();
+      const before = await send(conversation, 'first [fake:reply one]');
+      await turnEnd(conversation.stream, before.message_id);
+      const changed = await call<{ assistants: { claude: { model: string } } }>(
+        'PATCH',
+        '/api/config/assistants',
+        {
+          claude: { model: 'claude-from-the-api' },
+        },
+      );
+      expect(changed.status).to.equal(200);
+      expect(changed.body.assistants.claude.model).to.equal('claude-from-the-api');
+      const after = await send(conversation, 'second [fake:reply two]');
+      await turnEnd(conversation.stream, after.message_id);
+      // The first turn (and its title) ran with the fake's default model; the second with the new one.
+      const models = fakes.invocations().map((entry) => entry.model);
+      expect(models.at(-1)).to.equal('claude-from-the-api');
+      expect(models.slice(0, -1)).to.not.include('claude-from-the-api').and.not.be.empty;
+    });
+
     it('answers one message at a time in arrival order and resumes the provider session', async () => {
       await start();
       const conversation = await newConversation();

@@ -17,10 +17,10 @@ export { Type, type Static, type TSchema };
 
 const COMPONENT_REF = '#/components/schemas/';
 
-/** `T` or null, as draft-07 `type: [T, 'null']` (OpenAPI 3.0 `nullable: true`); primitives only. */
+/** `T` or null, as draft-07 `type: [T, 'null']` (OpenAPI 3.0 `nullable: true`); a schema of one type. */
 export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
   const type = (schema as { type?: unknown }).type;
-  if (typeof type !== 'string') throw new Error('Nullable takes a schema with one primitive type');
+  if (typeof type !== 'string') throw new Error('Nullable takes a schema with one type');
   return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
 }
 

@@ -20,8 +20,6 @@ const ConfigRef = ComponentRef('Config', Config);
 // A setting's value; null removes it from config.yaml, back to its default.
 const modelName = Nullable(Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000-\\u001f]+$' }));
 const shortText = Nullable(Type.String({ minLength: 1, maxLength: 64, pattern: '^[^\\u0000-\\u001f]+$' }));
-const nullableList = <T extends ReturnType<typeof Type.Array>>(list: T) =>
-  Type.Unsafe<import('@sinclair/typebox').Static<T> | null>({ ...list, type: ['array', 'null'] });
 
 const AssistantSettingsPatch = StrictObject(
   {
@@ -29,7 +27,7 @@ const AssistantSettingsPatch = StrictObject(
       StrictObject({
         model: Type.Optional(modelName),
         settingSources: Type.Optional(
-          nullableList(Type.Array(StringEnum(SETTING_SOURCES), { uniqueItems: true, maxItems: 2 })),
+          Nullable(Type.Array(StringEnum(SETTING_SOURCES), { uniqueItems: true, maxItems: 2 })),
         ),
       }),
     ),
@@ -39,7 +37,7 @@ const AssistantSettingsPatch = StrictObject(
         modelReasoningEffort: Type.Optional(shortText),
         webSearchMode: Type.Optional(shortText),
         additionalDirectories: Type.Optional(
-          nullableList(
+          Nullable(
             Type.Array(Type.String({ minLength: 2, maxLength: 4096, pattern: '^/' }), {
               maxItems: 50,
               description: 'absolute paths',

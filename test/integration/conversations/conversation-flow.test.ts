@@ -183,7 +183,8 @@ for (const kind of databaseKinds()) {
       // The first turn (and its title) ran with the fake's default model; the second with the new one.
       const models = fakes.invocations().map((entry) => entry.model);
       expect(models.at(-1)).to.equal('claude-from-the-api');
-      expect(models.slice(0, -1)).to.not.include('claude-from-the-api').and.not.be.empty;
+      expect(models.length).to.be.greaterThan(1);
+      expect(models.slice(0, -1)).to.not.include('claude-from-the-api');
     });
 
     it('answers one message at a time in arrival order and resumes the provider session', async () => {

@@ -4,6 +4,7 @@ import * as turnReplies from './migrations/0002-turn-replies.js';
 import * as oneRowPerEvent from './migrations/0003-one-row-per-event.js';
 import * as runStatusCounts from './migrations/0004-run-status-counts.js';
 import * as signIn from './migrations/0005-sign-in.js';
+import * as idempotencyKeys from './migrations/0006-idempotency-keys.js';
 
 interface Migration {
   name: string;
@@ -19,6 +20,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '0003-one-row-per-event', ...oneRowPerEvent },
   { name: '0004-run-status-counts', ...runStatusCounts },
   { name: '0005-sign-in', ...signIn },
+  { name: '0006-idempotency-keys', ...idempotencyKeys },
 ];
 
 /** Every migration's name, in the order they apply. */

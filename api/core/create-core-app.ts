@@ -23,6 +23,7 @@ import { signInAuthentication } from '../auth/sign-in-authentication.js';
 import { signInRoutes } from '../auth/sign-in-routes.js';
 import { signInPages } from '../auth/sign-in-pages.js';
 import { homePage } from './home-page.js';
+import { IdempotencyKeys } from '../../services/idempotency/idempotency-keys.js';
 import { configRoutes, configSchemas } from './config/config-routes.js';
 
 export interface CoreAppDependencies extends HealthDependencies {
@@ -91,6 +92,7 @@ export function createCoreApp(deps: CoreAppDependencies): HttpApp {
     corsOrigin: deps.corsOrigin,
     allowedHosts: deps.allowedHosts,
     validateResponses: deps.validateResponses,
+    idempotency: new IdempotencyKeys(deps.db.knex),
     authentication: deps.signIn.required ? signInAuthentication(deps.signIn) : undefined,
     trustProxy: deps.signIn.settings.trustProxy,
     openapiPaths: ['/api/openapi.json'],

@@ -3,6 +3,7 @@ import YAML from 'yaml';
 import type { Logger } from '../../config/logger.js';
 import { requireAuthentication, type Authentication } from './authentication.js';
 import { jsonBody } from './body.js';
+import type { IdempotencyStore } from './idempotency.js';
 import { cors } from './cors.js';
 import { errorHandler } from './error-handler.js';
 import { buildOpenApiDocument, type OpenApiComponents, type OpenApiServer } from './openapi.js';
@@ -38,6 +39,8 @@ export interface HttpAppOptions {
   authentication?: Authentication;
   /** Believe X-Forwarded-For and X-Forwarded-Proto: a reverse proxy in front sets them. */
   trustProxy?: boolean;
+  /** Where the answers of `idempotent` routes are kept. */
+  idempotency?: IdempotencyStore;
   /** Check every JSON answer against its route's response schema (CAIRN_VALIDATE_RESPONSES). */
   validateResponses?: boolean;
 }
@@ -82,6 +85,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   });
   const router = buildRouter(routes, compiler, openapiEndpoints(options.openapiPaths ?? [], document), {
     validateResponses: options.validateResponses,
+    idempotency: options.idempotency,
   });
 
   const app = new Koa<HttpState>({ proxy: options.trustProxy === true });

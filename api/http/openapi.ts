@@ -57,6 +57,14 @@ const STANDARD_RESPONSES: Record<string, { status: number; description: string }
   NotFound: { status: 404, description: 'No such resource (not_found).' },
   PayloadTooLarge: { status: 413, description: 'The body is over the size limit (payload_too_large).' },
   UnsupportedMediaType: { status: 415, description: 'The body is not JSON (unsupported_media_type).' },
+  IdempotencyInProgress: {
+    status: 409,
+    description: 'A request with this Idempotency-Key is still being handled (idempotency_in_progress).',
+  },
+  IdempotencyKeyReused: {
+    status: 422,
+    description: 'This Idempotency-Key came with another request (idempotency_key_reused).',
+  },
   InternalError: { status: 500, description: 'An unexpected server error (internal_error).' },
 };
 
@@ -64,6 +72,7 @@ function standardResponsesFor(route: NormalizedRoute, secured: boolean): string[
   const names = ['InternalError'];
   if (route.params || route.query || route.body) names.push('BadRequest');
   if (secured && !route.definition.public) names.push('Unauthorized');
+  if (route.definition.idempotent) names.push('IdempotencyInProgress', 'IdempotencyKeyReused');
   if (route.pathParams.length > 0) names.push('NotFound');
   if (route.body) names.push('PayloadTooLarge', 'UnsupportedMediaType');
   return names;
@@ -115,12 +124,23 @@ function responses(route: NormalizedRoute, where: string, secured: boolean): Jso
   return out;
 }
 
+const IDEMPOTENCY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'A key of your choosing (1 to 255 printable characters) that makes a retry safe: a repeat within 24 h gets ' +
+    'the first answer, with `Idempotent-Replayed: true`, and does nothing again.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+
 const BODY_MEDIA_TYPES = { json: 'application/json', form: 'application/x-www-form-urlencoded' } as const;
 
 function operation(route: NormalizedRoute, secured: boolean): JsonObject {
   const definition = route.definition;
   const where = `${definition.operationId}`;
   const params = [...parameters(route.params, 'path', where), ...parameters(route.query, 'query', where)];
+  if (definition.idempotent) params.push(IDEMPOTENCY_PARAMETER);
   return {
     operationId: definition.operationId,
     summary: definition.summary,

@@ -2,6 +2,12 @@ import { FORM_TYPES, hasBodyBytes, JSON_TYPES, parsedBody } from './body.js';
 import { HttpProblem, type FieldError } from './problem.js';
 import type { HttpContext, JsonSchema, NormalizedRoute, RouteResult } from './route.js';
 import { SerializedJson } from './serialized-json.js';
+import {
+  answerEarlierRequest,
+  answerToStore,
+  idempotentRequest,
+  type IdempotencyStore,
+} from './idempotency.js';
 import type { InputValidator, SchemaCompiler } from './validation.js';
 
 interface CompiledInputs {
@@ -14,6 +20,8 @@ interface CompiledInputs {
 export interface RouteHandlerOptions {
   /** Check each JSON answer against the route's response schema (tests, development). */
   validateResponses?: boolean;
+  /** Where the answers of `idempotent` routes are kept; without it the header is ignored. */
+  idempotency?: IdempotencyStore;
 }
 
 /** One validator per documented status with a JSON schema. */
@@ -140,15 +148,34 @@ export function createRouteHandler(
     if (inputs.body && body !== undefined) errors.push(...inputs.body(body));
     if (errors.length > 0) throw HttpProblem.validation(errors);
 
-    const result = await route.definition.handler({
-      params,
-      query,
-      body,
-      ctx,
-      log: ctx.state.log,
-      requestId: ctx.state.requestId,
-    });
-    applyResult(ctx, result);
-    if (responses) checkResponse(responses, label, ctx, result?.body ?? ctx.body);
+    const run = async () => {
+      const result = await route.definition.handler({
+        params,
+        query,
+        body,
+        ctx,
+        log: ctx.state.log,
+        requestId: ctx.state.requestId,
+      });
+      applyResult(ctx, result);
+      if (responses) checkResponse(responses, label, ctx, result?.body ?? ctx.body);
+    };
+    const store = options.idempotency;
+    const request =
+      store && route.definition.idempotent
+        ? idempotentRequest(ctx, route.definition.operationId, body)
+        : undefined;
+    if (!store || !request) return run();
+    const outcome = await store.begin(request.scope, request.key, request.fingerprint);
+    if (answerEarlierRequest(ctx, outcome) || outcome.kind !== 'proceed') return;
+    try {
+      await run();
+    } catch (error) {
+      await store.release(request.scope, request.key, outcome.owner);
+      throw error;
+    }
+    const answer = answerToStore(ctx);
+    if (answer) await store.finish(request.scope, request.key, outcome.owner, answer);
+    else await store.release(request.scope, request.key, outcome.owner);
   };
 }

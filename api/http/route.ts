@@ -142,6 +142,11 @@ export interface RouteDefinition<T extends RouteTypes = RouteTypes> {
   bodyType?: BodyType;
   /** Reachable without credentials when sign-in is on (health, the sign-in pages, webhooks). */
   public?: boolean;
+  /**
+   * Honours an `Idempotency-Key` header: a repeat of a request answered in the last 24 h gets
+   * the same answer and does nothing (api/http/idempotency.ts).
+   */
+  idempotent?: boolean;
   responses: Record<number, ResponseSpec>;
   /**
    * Returns what to send. Returning nothing after setting ctx.body (a stream, e.g. SSE) or

@@ -118,6 +118,7 @@ export function codebaseRoutes(deps: CodebaseRouteDependencies): RouteDefinition
       method: 'POST',
       path: '/api/codebases',
       operationId: 'registerCodebase',
+      idempotent: true,
       summary: 'Register a codebase by cloning a URL or by linking a local path',
       description:
         'Exactly one of `url` (https, ssh, git@host:owner/repo, file:// or an absolute path of a bare repository) and `path` ' +

@@ -102,6 +102,7 @@ export function conversationRoutes(context: ServiceContext): RouteDefinition[] {
       method: 'POST',
       path: '/api/conversations',
       operationId: 'createConversation',
+      idempotent: true,
       summary: 'Start a conversation, optionally scoped to a codebase',
       description: 'Its turns run in a worktree of the codebase of their own (`cairn/thread-<hash>`).',
       tags: ['conversations'],

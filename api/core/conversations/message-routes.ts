@@ -63,6 +63,7 @@ export function messageRoutes(deps: MessageRouteDependencies): RouteDefinition[]
       method: 'POST',
       path: '/api/conversations/{id}/message',
       operationId: 'sendMessage',
+      idempotent: true,
       summary: 'Send a message; the answer streams on /api/stream/{id} and lands in the messages',
       description:
         'Answers 202 once the message is stored. Turns run one at a time per conversation, in arrival order, and at ' +

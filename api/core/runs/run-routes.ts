@@ -51,6 +51,7 @@ export function runOperationRoutes({ context, runs }: RunRouteDependencies): Rou
       method: 'POST',
       path: '/api/workflows/{name}/run',
       operationId: 'startRun',
+      idempotent: true,
       summary: 'Start a workflow run on a conversation; it works in a worktree of its own',
       tags: ['runs'],
       params: Type.Object({ name: Type.String({ pattern: ITEM_NAME_PATTERN }) }),

@@ -187,6 +187,22 @@ for (const kind of databaseKinds()) {
       expect(models.slice(0, -1)).to.not.include('claude-from-the-api');
     });
 
+    it('answers a message retried with the same Idempotency-Key once: one stored message, one turn', async () => {
+      await start();
+      const conversation = await newConversation();
+      const retried = jsonClient(() => app.url, { 'Idempotency-Key': 'message-retry-1' });
+      const path = `/api/conversations/${conversation.platform_conversation_id}/message`;
+      const first = await retried<Accepted>('POST', path, { message: 'only once [fake:reply done]' });
+      const second = await retried<Accepted>('POST', path, { message: 'only once [fake:reply done]' });
+      expect(first.status).to.equal(202);
+      expect(second).to.deep.equal(first);
+      await turnEnd(conversation.stream, first.body.message_id);
+      const users = (await messages(conversation)).filter((message) => message.role === 'user');
+      expect(users.map((message) => message.id)).to.deep.equal([first.body.message_id]);
+      const turns = conversation.stream.frames.filter((frame) => frame.data.type === 'turn_started');
+      expect(turns).to.have.length(1);
+    });
+
     it('answers one message at a time in arrival order and resumes the provider session', async () => {
       await start();
       const conversation = await newConversation();

@@ -61,9 +61,7 @@ export async function claimIdempotencyKey(knex: Knex, claim: IdempotencyClaim): 
     })
     .onConflict(['scope', 'key'])
     .ignore();
-  const row = (await knex('idempotency_keys')
-    .where({ scope: claim.scope, key: claim.key })
-    .first()) as Row;
+  const row = (await knex('idempotency_keys').where({ scope: claim.scope, key: claim.key }).first()) as Row;
   return fromRow(row);
 }
 

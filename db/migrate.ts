@@ -5,6 +5,7 @@ import * as oneRowPerEvent from './migrations/0003-one-row-per-event.js';
 import * as runStatusCounts from './migrations/0004-run-status-counts.js';
 import * as signIn from './migrations/0005-sign-in.js';
 import * as idempotencyKeys from './migrations/0006-idempotency-keys.js';
+import * as activityProcessGroups from './migrations/0007-activity-process-groups.js';
 
 interface Migration {
   name: string;
@@ -21,6 +22,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '0004-run-status-counts', ...runStatusCounts },
   { name: '0005-sign-in', ...signIn },
   { name: '0006-idempotency-keys', ...idempotencyKeys },
+  { name: '0007-activity-process-groups', ...activityProcessGroups },
 ];
 
 /** Every migration's name, in the order they apply. */

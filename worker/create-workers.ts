@@ -6,6 +6,7 @@ import {
   createRunQueueActivities,
 } from '../activities/index.js';
 import type { ServiceContext } from '../services/context.js';
+import { processGroupInterceptors } from './activity-process-groups.js';
 
 export interface WorkerSetOptions {
   connection: NativeConnection;
@@ -33,12 +34,14 @@ const MAX_RUN_ACTIVITIES = 20;
 /** The core worker, the run worker (workflow runs, their bash nodes) and the assistant worker (sessions). */
 export async function createWorkers(options: WorkerSetOptions): Promise<WorkerSet> {
   const grace = options.shutdownGraceTime ?? '30 seconds';
+  const interceptors = { activity: [processGroupInterceptors(options.dependencies)] };
   const core = await Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     workflowBundle: options.workflowBundle,
     activities: createCoreActivities(options.dependencies),
+    interceptors,
     shutdownGraceTime: grace,
   });
   const runs = await Worker.create({
@@ -47,6 +50,7 @@ export async function createWorkers(options: WorkerSetOptions): Promise<WorkerSe
     taskQueue: runQueueFor(options.taskQueue),
     workflowBundle: options.workflowBundle,
     activities: createRunQueueActivities(options.dependencies),
+    interceptors,
     maxConcurrentActivityTaskExecutions: MAX_RUN_ACTIVITIES,
     shutdownGraceTime: grace,
   });
@@ -55,6 +59,7 @@ export async function createWorkers(options: WorkerSetOptions): Promise<WorkerSe
     namespace: options.namespace,
     taskQueue: assistantQueueFor(options.taskQueue),
     activities: createAssistantActivities(options.dependencies),
+    interceptors,
     maxConcurrentActivityTaskExecutions: options.maxConcurrentAssistantSessions,
     shutdownGraceTime: grace,
   });

@@ -12,6 +12,7 @@ import type { Database } from '../../db/connection.js';
 import type { CairnContext } from './context.js';
 import type { Lifecycle } from './lifecycle.js';
 import { activityDependencies } from './activity-dependencies.js';
+import { sweepDeadWorkers } from '../../services/processes/attempt-process-groups.js';
 
 /** Starts both workers; a worker that fails stops the whole process (via onFatal). */
 export async function startWorkers(
@@ -22,6 +23,8 @@ export async function startWorkers(
   onFatal: (error: unknown) => void,
 ): Promise<WorkerSet> {
   installTemporalRuntime(context.logger);
+  // Before this worker takes any task: what dead workers of this host left running goes first.
+  await sweepDeadWorkers({ knex: db.knex, logger: context.logger });
   const connection = await NativeConnection.connect({ address: endpoint.address });
   lifecycle.add('worker connection', () => connection.close());
   const bundle = await loadWorkflowBundle(context.layout.cache, context.logger);

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 
 // Assistants and git start helpers of their own (shells, test runners, ssh, index-pack). Each
@@ -30,6 +31,20 @@ function forgetOnExit(child: ChildProcess): void {
   child.once('exit', () => liveGroups.delete(pid));
 }
 
+/** Told of every process group started within `observeProcessGroups` (an activity records its own). */
+export interface ProcessGroupObserver {
+  started(pgid: number): void;
+  /** The leader exited; what it left in the group was signalled by whoever started it. */
+  ended(pgid: number): void;
+}
+
+const observers = new AsyncLocalStorage<ProcessGroupObserver>();
+
+/** Runs `work` with every process group it starts, however deep in its calls, reported to `observer`. */
+export function observeProcessGroups<T>(observer: ProcessGroupObserver, work: () => T): T {
+  return observers.run(observer, work);
+}
+
 /** Starts a command as the leader of a new process group. */
 export function spawnProcessGroup(
   command: string,
@@ -44,6 +59,12 @@ export function spawnProcessGroup(
     windowsHide: true,
   });
   forgetOnExit(child);
+  const observer = observers.getStore();
+  const pid = child.pid;
+  if (observer && pid !== undefined) {
+    observer.started(pid);
+    child.once('exit', () => observer.ended(pid));
+  }
   return child;
 }
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runWorkflowId } from '../../domain/runs/run-contract.js';
 import { fakeAssistants } from '../support/fake-assistants.js';
@@ -7,7 +7,7 @@ import { makeTempRepo } from '../support/git-repos.js';
 import { jsonClient } from '../support/json-client.js';
 import { openSse, type SseConnection } from '../support/sse-client.js';
 import { makeTempDir } from '../support/temp-dirs.js';
-import { interruptibleWorkflow, waitForFile, waitForRunEnd } from '../support/run-helpers.js';
+import { overlapCheckingWorkflow, waitForFile, waitForRunEnd } from '../support/run-helpers.js';
 import { startWorkerProcess, type WorkerProcessSetup } from '../support/worker-process.js';
 
 interface RunEvent {
@@ -19,13 +19,13 @@ interface RunEvent {
 describe('a worker killed in the middle of a workflow run', function () {
   this.timeout(5 * 60_000);
 
-  it('completes the run on another worker, each node completed once', async () => {
+  it('completes the run on another worker, each node completed once, the dead attempt killed first', async () => {
     const markers = makeTempDir('cairn-run-marker-');
     const fakes = fakeAssistants();
     const repo = makeTempRepo({
       files: {
         'README.md': '# app\n',
-        '.cairn/workflows/recover.yaml': interruptibleWorkflow('recover', join(markers.path, 'attempts'), 5),
+        '.cairn/workflows/recover.yaml': overlapCheckingWorkflow('recover', markers.path),
       },
     });
     let setup: WorkerProcessSetup | undefined;
@@ -56,6 +56,16 @@ describe('a worker killed in the middle of a workflow run', function () {
       await stream.waitFor(mine('node_started', 'middle'), 120_000);
       await waitForFile(join(markers.path, 'attempts'), 60_000);
       await setup.killAndReplaceWorker();
+      // The killed worker's script is still running, waiting for the release: the retry must
+      // kill it before it starts its own (it would note an overlap otherwise).
+      const attemptsFile = join(markers.path, 'attempts');
+      const deadline = Date.now() + 90_000;
+      while (readFileSync(attemptsFile, 'utf8').trim().split('\n').length < 2) {
+        if (Date.now() > deadline) throw new Error('the middle node was not retried');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(existsSync(join(markers.path, 'overlap')), 'two attempts alive at once').to.equal(false);
+      writeFileSync(join(markers.path, 'release'), '');
 
       const end = await waitForRunEnd(stream, runId);
       expect(end.data.type).to.equal('run_completed');

@@ -23,6 +23,32 @@ nodes:
 `;
 }
 
+/**
+ * Like interruptibleWorkflow, but the middle node runs until `<markers>/release` exists, and on
+ * starting it notes in `<markers>/overlap` if the previous attempt's script is still alive: two
+ * attempts working at once.
+ */
+export function overlapCheckingWorkflow(name: string, markers: string): string {
+  return `name: ${name}
+nodes:
+  - id: first
+    bash: echo "first for $ARGUMENTS"
+  - id: middle
+    depends_on: [first]
+    bash: |
+      if [ -f '${markers}/middle.pid' ] && kill -0 "$(cat '${markers}/middle.pid')" 2>/dev/null; then
+        echo overlap >> '${markers}/overlap'
+      fi
+      echo $$ > '${markers}/middle.pid'
+      echo attempt >> '${markers}/attempts'
+      while [ ! -f '${markers}/release' ]; do sleep 0.1; done
+      echo "middle after $FIRST_OUTPUT"
+  - id: last
+    depends_on: [middle]
+    bash: echo "last after $MIDDLE_OUTPUT"
+`;
+}
+
 export async function waitForFile(path: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!existsSync(path)) {

@@ -47,6 +47,18 @@ export interface CoreAppDependencies extends HealthDependencies {
   };
 }
 
+const CORE_TAGS: Record<string, string> = {
+  health: 'Liveness, readiness and figures: for probes and dashboards.',
+  system: 'The service itself: its version and whether a newer one exists.',
+  config: 'The configuration as it applies, and the assistant settings the API may change.',
+  'sign-in': 'The optional sign-in: sessions, the API token, the sign-in pages.',
+  codebases: 'Repositories Cairn works on: cloned from a URL or registered from a local path.',
+  conversations: 'Chats with an assistant about a codebase, and their messages.',
+  streams: 'Server-Sent Events of a conversation, or of every run (the dashboard).',
+  workflows: "Workflow and command definitions: bundled, and each repository's own.",
+  runs: 'Workflow runs: start, watch, approve, reject, cancel, resume, abandon, delete.',
+};
+
 /** The core service on PORT: health, system and the orchestration API. */
 export function createCoreApp(deps: CoreAppDependencies): HttpApp {
   return createHttpApp({
@@ -93,7 +105,10 @@ export function createCoreApp(deps: CoreAppDependencies): HttpApp {
     allowedHosts: deps.allowedHosts,
     validateResponses: deps.validateResponses,
     idempotency: new IdempotencyKeys(deps.db.knex),
-    authentication: deps.signIn.required ? signInAuthentication(deps.signIn) : undefined,
+    authentication: signInAuthentication(deps.signIn),
+    authenticationRequired: deps.signIn.required,
+    license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
+    tags: CORE_TAGS,
     trustProxy: deps.signIn.settings.trustProxy,
     openapiPaths: ['/api/openapi.json'],
   });

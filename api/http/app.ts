@@ -35,8 +35,16 @@ export interface HttpAppOptions {
   servers?: OpenApiServer[];
   /** Runs after body parsing and before the routes. */
   extraMiddleware?: Middleware<HttpState>[];
-  /** Required credentials (sign-in); unset, the app is open to whoever reaches it. */
+  /** How callers prove who they are (sign-in); unset, the app knows no callers. */
   authentication?: Authentication;
+  /**
+   * Whether non-public routes refuse callers without credentials (default true). False: the
+   * schemes are still stated in the OpenAPI document, as accepted, not required.
+   */
+  authenticationRequired?: boolean;
+  /** Descriptions of the route tags, for the OpenAPI document. */
+  tags?: Record<string, string>;
+  license?: { name: string; url?: string };
   /** Believe X-Forwarded-For and X-Forwarded-Proto: a reverse proxy in front sets them. */
   trustProxy?: boolean;
   /** Where the answers of `idempotent` routes are kept. */
@@ -81,7 +89,12 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     servers: options.servers,
     routes: options.routes,
     components: options.components,
-    securitySchemes: options.authentication?.securitySchemes,
+    security: options.authentication && {
+      schemes: options.authentication.securitySchemes,
+      required: options.authenticationRequired ?? true,
+    },
+    tags: options.tags,
+    license: options.license,
   });
   const router = buildRouter(routes, compiler, openapiEndpoints(options.openapiPaths ?? [], document), {
     validateResponses: options.validateResponses,
@@ -95,7 +108,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   app.use(siteGuard({ allowedHosts: options.allowedHosts ?? [], allowedOrigin: options.corsOrigin }));
   if (options.corsOrigin)
     app.use(cors({ origin: options.corsOrigin, methodsFor: (path) => methodsForPath(router, path) }));
-  if (options.authentication) {
+  if (options.authentication && (options.authenticationRequired ?? true)) {
     const publicIds = routes
       .filter((route) => route.definition.public)
       .map((route) => route.definition.operationId);

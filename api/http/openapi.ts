@@ -22,9 +22,18 @@ export interface OpenApiComponents {
 /** How clients authenticate when sign-in is on: OpenAPI security schemes, any one of which will do. */
 export type OpenApiSecuritySchemes = Record<string, JsonObject>;
 
+/** How clients prove who they are, and whether the API insists (sign-in on). */
+export interface OpenApiSecurity {
+  schemes: OpenApiSecuritySchemes;
+  required: boolean;
+}
+
 export interface OpenApiOptions {
-  /** Set when the API requires credentials; routes marked `public` are exempt. */
-  securitySchemes?: OpenApiSecuritySchemes;
+  /** Routes marked `public` never need credentials; the others do when `required`. */
+  security?: OpenApiSecurity;
+  /** Descriptions of the tags the routes use. */
+  tags?: Record<string, string>;
+  license?: { name: string; url?: string };
   title: string;
   version: string;
   description?: string;
@@ -54,6 +63,11 @@ const STANDARD_RESPONSES: Record<string, { status: number; description: string }
     status: 401,
     description: 'Sign-in is on and the request showed no valid session or token (authentication_required).',
   },
+  Forbidden: {
+    status: 403,
+    description:
+      'Refused for where it came from: a Host the service does not answer to (host_not_allowed), or a state change sent by another site (cross_site_request).',
+  },
   NotFound: { status: 404, description: 'No such resource (not_found).' },
   PayloadTooLarge: { status: 413, description: 'The body is over the size limit (payload_too_large).' },
   UnsupportedMediaType: { status: 415, description: 'The body is not JSON (unsupported_media_type).' },
@@ -69,7 +83,7 @@ const STANDARD_RESPONSES: Record<string, { status: number; description: string }
 };
 
 function standardResponsesFor(route: NormalizedRoute, secured: boolean): string[] {
-  const names = ['InternalError'];
+  const names = ['Forbidden', 'InternalError'];
   if (route.params || route.query || route.body) names.push('BadRequest');
   if (secured && !route.definition.public) names.push('Unauthorized');
   if (route.definition.idempotent) names.push('IdempotencyInProgress', 'IdempotencyKeyReused');
@@ -175,31 +189,44 @@ function componentResponses(): Record<string, JsonObject> {
 /** Builds the OpenAPI 3.0.3 document from the same route table the app serves. */
 export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
   const routes = normalizeRoutes(options.routes);
-  const schemes = options.securitySchemes;
+  const security = options.security;
   const paths: OpenApiDocument['paths'] = {};
   for (const route of routes) {
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, schemes !== undefined);
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, security !== undefined);
   }
   const schemas: Record<string, JsonObject> = { Problem: toOpenApiSchema(problemSchema, 'Problem') };
   for (const [name, schema] of Object.entries(options.components?.schemas ?? {})) {
     schemas[name] = toOpenApiSchema(schema, `#/components/schemas/${name}`);
   }
   const tags = [...new Set(routes.flatMap((route) => route.definition.tags ?? []))].sort();
+  // Any one scheme will do; `{}` as well (anonymous) while sign-in is off.
+  const requirements = security
+    ? [...Object.keys(security.schemes).map((name) => ({ [name]: [] })), ...(security.required ? [] : [{}])]
+    : undefined;
   return {
     openapi: '3.0.3',
     info: {
       title: options.title,
       version: options.version,
       ...(options.description ? { description: options.description } : {}),
+      ...(options.license ? { license: options.license } : {}),
     },
-    ...(options.servers?.length ? { servers: options.servers } : {}),
-    ...(tags.length > 0 ? { tags: tags.map((name) => ({ name })) } : {}),
-    ...(schemes ? { security: Object.keys(schemes).map((name) => ({ [name]: [] })) } : {}),
+    // Relative: the document describes the server that serves it, under whatever name it is asked.
+    servers: options.servers?.length ? options.servers : [{ url: '/', description: 'this server' }],
+    ...(tags.length > 0
+      ? {
+          tags: tags.map((name) => ({
+            name,
+            ...(options.tags?.[name] ? { description: options.tags[name] } : {}),
+          })),
+        }
+      : {}),
+    ...(requirements ? { security: requirements } : {}),
     paths,
     components: {
       schemas,
       responses: componentResponses(),
-      ...(schemes ? { securitySchemes: schemes } : {}),
+      ...(security ? { securitySchemes: security.schemes } : {}),
     },
   };
 }

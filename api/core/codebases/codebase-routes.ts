@@ -46,8 +46,9 @@ const registration = StrictObject(
   },
   {
     oneOf: [
-      { required: ['url'], not: { required: ['path'] } },
-      { required: ['path'], not: { required: ['url'] } },
+      // oneOf: a body with both matches two branches, and is refused.
+      { required: ['url'], properties: { url: { type: 'string' } } },
+      { required: ['path'], properties: { path: { type: 'string' } } },
     ],
   },
 );

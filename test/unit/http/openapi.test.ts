@@ -69,7 +69,7 @@ describe('http kit: OpenAPI', () => {
       required: true,
       content: { 'application/json': { schema: { $ref: '#/components/schemas/NewItem' } } },
     });
-    expect(Object.keys(create.responses)).to.have.members(['201', '400', '413', '415', '500']);
+    expect(Object.keys(create.responses)).to.have.members(['201', '400', '403', '413', '415', '500']);
 
     const reserve = paths['/api/items/{id}/reserve'].post;
     expect(reserve.requestBody.required).to.equal(false);

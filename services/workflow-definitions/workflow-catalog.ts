@@ -45,10 +45,20 @@ export function validateWorkflow(definition: unknown): { valid: true } | { valid
 }
 
 /** Creates or replaces `.cairn/workflows/<name>.yaml` of a registered project. */
+const RESERVED_WORKFLOW_NAMES = new Set(['runs']);
+
 export async function saveWorkflow(
   context: ServiceContext,
   input: { name: string; cwd: string; definition: unknown },
 ): Promise<{ entry: WorkflowEntry; replaced: boolean }> {
+  // /api/workflows/runs lists runs: a workflow of that name could be saved but never read back.
+  if (RESERVED_WORKFLOW_NAMES.has(input.name)) {
+    throw ServiceError.invalid(
+      'reserved_workflow_name',
+      `"${input.name}" cannot name a workflow: /api/workflows/${input.name} is taken by the API.`,
+      [{ path: '/params/name', message: 'is reserved' }],
+    );
+  }
   const directory = await projectDirectory(context.db, input.cwd);
   const checked = checkDefinition(input.definition);
   if (!checked.valid) throw invalidDefinition(checked.errors);

@@ -19,7 +19,7 @@ const ACCEPTED_WARNINGS: Array<{ rule: string; reason: string }> = [
     rule: 'no-ambiguous-paths',
     reason:
       'the spec puts runs under /api/workflows/runs/... beside /api/workflows/{name}/run: a run and a workflow named "runs" ' +
-      'would share a path; the router matches the literal segment first, and workflow names cannot be "runs" (refused on save)',
+      'would share a path; the router matches the literal segment first, and no workflow may be named "runs" (refused on save, 400 reserved_workflow_name)',
   },
   {
     rule: 'operation-2xx-response',

@@ -220,6 +220,15 @@ for (const kind of databaseKinds()) {
       expect(bundled.status).to.equal(409);
       expect(bundled.body.code).to.equal('bundled_workflow');
       expect((await call('DELETE', '/api/workflows/assist')).status).to.equal(409);
+
+      // /api/workflows/runs is the run list: a workflow of that name could never be read back.
+      const reserved = await call<Problem & { errors: unknown }>('PUT', `/api/workflows/runs?${cwd()}`, {
+        definition: SIMPLE('runs'),
+      });
+      expect(reserved.status).to.equal(400);
+      expect(reserved.body.code).to.equal('reserved_workflow_name');
+      expect(reserved.body.errors).to.deep.equal([{ path: '/params/name', message: 'is reserved' }]);
+      expect(existsSync(join(repo.path, '.cairn', 'workflows', 'runs.yaml'))).to.equal(false);
     });
 
     it('refuses unsafe names', async () => {

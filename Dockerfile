@@ -20,6 +20,11 @@ RUN npm ci --omit=dev --no-audit --no-fund
 COPY . .
 COPY --from=build /app/dist ./dist
 ENV CAIRN_HOME=/.cairn NODE_ENV=production HOST=0.0.0.0
+# Not root: Claude Code refuses to run unattended as root (docs/operations.md, "Running as
+# root"), and nothing here needs it. The image's `node` user (uid 1000) owns the home; a named
+# volume takes that ownership, a bind mount needs it given on the host (chown 1000).
+RUN mkdir -p /.cairn && chown node:node /.cairn
+USER node
 VOLUME ["/.cairn"]
 # The compiled build directly: it is current by construction, and this image has no TypeScript
 # to rebuild it with (bin/cairn.mjs would only check that).

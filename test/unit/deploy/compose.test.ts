@@ -102,3 +102,17 @@ describe('docker-compose.yml', () => {
     }
   });
 });
+
+describe('Dockerfile', () => {
+  const lines = readFileSync(new URL('../../../Dockerfile', import.meta.url), 'utf8').split('\n');
+
+  it('runs Cairn as a user that is not root, who owns the home', () => {
+    const users = lines.filter((line) => line.startsWith('USER '));
+    expect(users.at(-1)).to.equal('USER node');
+    const userLine = lines.indexOf('USER node');
+    const chown = lines.findIndex((line) => /chown node:node \/\.cairn/.test(line));
+    expect(chown).to.be.greaterThan(-1).and.lessThan(userLine);
+    // The entry point comes after the switch, so it runs as that user.
+    expect(lines.findIndex((line) => line.startsWith('ENTRYPOINT'))).to.be.greaterThan(userLine);
+  });
+});

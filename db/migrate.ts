@@ -6,6 +6,7 @@ import * as runStatusCounts from './migrations/0004-run-status-counts.js';
 import * as signIn from './migrations/0005-sign-in.js';
 import * as idempotencyKeys from './migrations/0006-idempotency-keys.js';
 import * as activityProcessGroups from './migrations/0007-activity-process-groups.js';
+import * as codebaseDeletionClaim from './migrations/0008-codebase-deletion-claim.js';
 
 interface Migration {
   name: string;
@@ -23,6 +24,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '0005-sign-in', ...signIn },
   { name: '0006-idempotency-keys', ...idempotencyKeys },
   { name: '0007-activity-process-groups', ...activityProcessGroups },
+  { name: '0008-codebase-deletion-claim', ...codebaseDeletionClaim },
 ];
 
 /** Every migration's name, in the order they apply. */

@@ -136,6 +136,25 @@ export async function updateCodebase(
   return findCodebase(knex, id);
 }
 
+/**
+ * Claims a codebase's deletion: true for the one caller that gets it. A claim older than
+ * `staleBefore` (its process died mid-way) can be taken again.
+ */
+export async function claimCodebaseDeletion(
+  knex: Knex,
+  id: string,
+  now: string,
+  staleBefore: string,
+): Promise<boolean> {
+  const claimed = await knex('codebases')
+    .where({ id })
+    .andWhere((unclaimed) =>
+      unclaimed.whereNull('deleting_since').orWhere('deleting_since', '<', staleBefore),
+    )
+    .update({ deleting_since: now });
+  return claimed > 0;
+}
+
 export async function deleteCodebase(knex: Knex, id: string): Promise<boolean> {
   return (await knex('codebases').where({ id }).delete()) > 0;
 }

@@ -11,11 +11,19 @@ import { runClient, type RunTemporalAccess } from '../runs/run-client.js';
 import type { ServiceContext } from '../context.js';
 import { statusChange } from '../../domain/runs/run-state-machine.js';
 import { existingCodebase } from './codebase-queries.js';
+import { deleteBranch, uniqueCommitCount } from '../../infra/git/branches.js';
+import { BRANCH_PREFIX } from '../worktrees/branch-names.js';
+import { ServiceError } from '../service-error.js';
+import { claimCodebaseDeletion } from '../../db/repositories/codebases.js';
 
 export interface DeletionReport {
   cancelledRuns: number;
   removedWorktrees: number;
   removedWorkspace: boolean;
+  /** Branches Cairn made in the user's repository (a codebase registered by path), now deleted. */
+  removedBranches: string[];
+  /** Branches Cairn made that hold commits no other branch has: kept, so no work is lost. */
+  keptBranches: Array<{ branch: string; uniqueCommits: number }>;
   /** Worktrees git could not remove; their records are marked destroyed all the same. */
   failedWorktrees: Array<{ environmentId: string; error: string }>;
 }
@@ -68,6 +76,9 @@ export async function deleteCodebase(
       failedWorktrees.push({ environmentId: environment.id, error: (error as Error).message });
     }
   }
+  const branches = codebase.localPath
+    ? await cleanUpBranches(codebase.sourcePath, await listEnvironments(knex, codebase.id), context.logger)
+    : { removedBranches: [], keptBranches: [] };
   await deleteCodebaseRow(knex, codebase.id);
   const removedWorkspace = removeWorkspace(workspaceAt(dirname(codebase.sourcePath)), context.workspacesRoot);
   context.logger.info(
@@ -78,11 +89,47 @@ export async function deleteCodebase(
       cancelledRuns,
       removedWorktrees,
       removedWorkspace,
+      ...branches,
     },
     'codebase deleted',
   );
-  return { cancelledRuns, removedWorktrees, removedWorkspace, failedWorktrees };
+  return { cancelledRuns, removedWorktrees, removedWorkspace, failedWorktrees, ...branches };
 }
+
+/**
+ * The branches Cairn's worktrees made in a repository that stays (the user's own checkout): each
+ * goes, unless it holds commits found on no other branch, remote branch or tag.
+ */
+async function cleanUpBranches(
+  repoPath: string,
+  environments: Array<{ branch: string }>,
+  logger: Logger,
+): Promise<Pick<DeletionReport, 'removedBranches' | 'keptBranches'>> {
+  const removedBranches: string[] = [];
+  const keptBranches: DeletionReport['keptBranches'] = [];
+  const ours = [...new Set(environments.map((environment) => environment.branch))].filter((branch) =>
+    branch.startsWith(BRANCH_PREFIX),
+  );
+  for (const branch of ours.sort()) {
+    try {
+      const uniqueCommits = await uniqueCommitCount(repoPath, branch);
+      if (uniqueCommits === undefined) continue;
+      if (uniqueCommits > 0) {
+        keptBranches.push({ branch, uniqueCommits });
+        continue;
+      }
+      await deleteBranch(repoPath, branch);
+      removedBranches.push(branch);
+    } catch (error) {
+      // The user's repository may have moved or broken; its branches are then left as they are.
+      logger.warn({ event: 'codebase.branch_cleanup_failed', branch, err: (error as Error).message });
+    }
+  }
+  return { removedBranches, keptBranches };
+}
+
+/** After this long, a deletion whose process died may be claimed again. */
+const DELETION_LEASE_MS = 10 * 60_000;
 
 /** DELETE of a codebase by id: its runs in progress are cancelled, their executions told to stop. */
 export async function deleteCodebaseById(
@@ -92,6 +139,15 @@ export async function deleteCodebaseById(
   actor: string,
 ): Promise<DeletionReport & { id: string }> {
   const codebase = await existingCodebase(context, id);
+  // Two DELETEs at once: one deletes, the other finds nothing to delete.
+  const now = Date.now();
+  const claimed = await claimCodebaseDeletion(
+    context.db.knex,
+    id,
+    new Date(now).toISOString(),
+    new Date(now - DELETION_LEASE_MS).toISOString(),
+  );
+  if (!claimed) throw ServiceError.notFound(`No codebase with id ${id} (it is being deleted).`);
   const runs = runClient(temporal);
   const report = await deleteCodebase(context, codebase, actor, (runId) => runs.cancel(runId, actor));
   return { id: codebase.id, ...report };

@@ -68,6 +68,13 @@ const deletionReport = StrictObject({
   removedWorktrees: Type.Integer(),
   removedWorkspace: Type.Boolean(),
   failedWorktrees: Type.Array(StrictObject({ environmentId: Type.String(), error: Type.String() })),
+  removedBranches: Type.Array(Type.String(), {
+    description:
+      'branches Cairn made in your repository (a codebase registered by path), deleted with their worktrees',
+  }),
+  keptBranches: Type.Array(StrictObject({ branch: Type.String(), uniqueCommits: Type.Integer() }), {
+    description: 'branches Cairn made that hold commits no other branch has: kept, so no work is lost',
+  }),
 });
 
 function positionOf(cursor: string | undefined): CodebasePosition | undefined {

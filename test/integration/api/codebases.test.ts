@@ -308,6 +308,18 @@ for (const kind of databaseKinds()) {
         key: 'try-it',
       });
       writeFileSync(join(environment.path, 'scratch.txt'), 'uncommitted work\n');
+      // A second worktree whose branch holds a commit found nowhere else: its branch must stay.
+      const { environment: committed } = await ensureWorktree({
+        db: test.db,
+        codebaseId: local.id,
+        sourcePath: local.sourcePath,
+        worktreesRoot: join(workspaceRoot, 'worktrees'),
+        kind: 'task',
+        key: 'keep-me',
+      });
+      writeFileSync(join(committed.path, 'feature.txt'), 'work in progress\n');
+      git(committed.path, 'add', 'feature.txt');
+      git(committed.path, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'wip');
       const environments = (await (
         await call('GET', `/api/codebases/${local.id}/environments`)
       ).json()) as Array<{
@@ -315,20 +327,29 @@ for (const kind of databaseKinds()) {
         status: string;
         branch: string;
       }>;
-      expect(environments).to.have.length(1);
-      expect(environments[0]).to.include({
+      expect(environments).to.have.length(2);
+      expect(environments.find((found) => found.id === environment.id)).to.include({
         id: environment.id,
         status: 'active',
         branch: 'cairn/task-try-it',
       });
 
-      const deleted = await call('DELETE', `/api/codebases/${local.id}`);
-      expect(deleted.status).to.equal(200);
+      // Two DELETEs at once: one deletes, the other finds nothing to delete.
+      const [one, two] = await Promise.all([
+        call('DELETE', `/api/codebases/${local.id}`),
+        call('DELETE', `/api/codebases/${local.id}`),
+      ]);
+      expect([one.status, two.status].sort()).to.deep.equal([200, 404]);
+      const deleted = one.status === 200 ? one : two;
       expect(await deleted.json()).to.deep.include({
         deleted: true,
-        removedWorktrees: 1,
+        removedWorktrees: 2,
         removedWorkspace: true,
+        removedBranches: ['cairn/task-try-it'],
+        keptBranches: [{ branch: 'cairn/task-keep-me', uniqueCommits: 1 }],
       });
+      const branches = git(checkout.path, 'branch', '--list', 'cairn/*');
+      expect(branches).to.include('cairn/task-keep-me').and.not.include('cairn/task-try-it');
       expect(existsSync(environment.path)).to.equal(false);
       expect(existsSync(workspaceRoot)).to.equal(false);
       expect(readFileSync(join(checkout.path, 'app.txt'), 'utf8')).to.equal('mine\n');

@@ -283,6 +283,28 @@ for (const kind of databaseKinds()) {
       );
     });
 
+    it('keeps the context of the last good turn when a turn crashes mid-way: the next one resumes it', async () => {
+      await start();
+      const conversation = await newConversation();
+      const good = await send(conversation, 'remember the blue door\n[fake:reply noted]');
+      expect((await turnEnd(conversation.stream, good.message_id)).data.type).to.equal('turn_completed');
+      const crashed = await send(
+        conversation,
+        'and now\n[fake:reply half an answer]\n[fake:crash fell over]',
+      );
+      expect((await turnEnd(conversation.stream, crashed.message_id)).data.type).to.equal('turn_failed');
+      const next = await send(conversation, 'what did I ask you to remember?\n[fake:reply the blue door]');
+      expect((await turnEnd(conversation.stream, next.message_id)).data.type).to.equal('turn_completed');
+
+      const turns = fakes.invocations();
+      const goodTurn = turns.find((entry) => String(entry.prompt).startsWith('remember the blue door'))!;
+      const crashedTurn = turns.find((entry) => String(entry.prompt).startsWith('and now'))!;
+      const nextTurn = turns.find((entry) => String(entry.prompt).startsWith('what did I ask'))!;
+      expect(crashedTurn.resume).to.equal(goodTurn.sessionId);
+      // Not a fresh session: the session the good turn ended in, not the crashed turn's.
+      expect(nextTurn.resume).to.equal(goodTurn.sessionId);
+    });
+
     it('runs a codebase conversation in its own worktree, and refuses to spawn when env keys appear', async () => {
       await start();
       const repo = makeTempRepo({ files: { 'README.md': '# app\n' } });

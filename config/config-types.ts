@@ -29,7 +29,8 @@ export interface EffectiveConfig {
   defaultAssistant: AssistantName;
   assistants: { claude: ClaudeSettings; codex: CodexSettings };
   streaming: Record<StreamingPlatform, StreamingMode>;
-  paths: { workspaces: string; worktrees: string };
+  /** worktrees: a root for every codebase's worktrees (`<root>/<owner>/<repo>/`); unset, each workspace's own. */
+  paths: { workspaces: string; worktrees?: string };
   concurrency: { maxConversations: number };
   allowTargetRepoKeys: boolean;
   allowTargetRepoKeysSource: AllowTargetRepoKeysSource;

@@ -14,7 +14,8 @@ export function configDefaults(layout: HomeLayout): EffectiveConfig {
     },
     // Telegram edits messages cheaply, so it streams; elsewhere a stream of posts is noise.
     streaming: { telegram: 'stream', discord: 'batch', slack: 'batch', github: 'batch', gitlab: 'batch' },
-    paths: { workspaces: layout.workspaces, worktrees: layout.worktrees },
+    // No worktrees root: each codebase's worktrees live in its workspace (spec rule 6).
+    paths: { workspaces: layout.workspaces },
     concurrency: { maxConversations: DEFAULT_MAX_CONVERSATIONS },
     allowTargetRepoKeys: false,
     allowTargetRepoKeysSource: 'default',

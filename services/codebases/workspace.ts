@@ -1,5 +1,5 @@
 import { existsSync, lstatSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, resolve, basename, dirname } from 'node:path';
 import { isInside } from '../../infra/files/path-inside.js';
 
 /** Spec rule 6: `<workspaces>/<owner>/<repo>/{source,worktrees,artifacts,logs}`. */
@@ -19,6 +19,16 @@ export function workspaceAt(root: string): Workspace {
     artifacts: join(root, 'artifacts'),
     logs: join(root, 'logs'),
   };
+}
+
+/**
+ * Where a codebase's worktrees go: its workspace's `worktrees/`, or, when `paths.worktrees` names
+ * a root, `<root>/<owner>/<repo>/` (the workspace's last two folders).
+ */
+export function worktreesRootFor(sourcePath: string, configuredRoot: string | undefined): string {
+  const workspace = workspaceAt(dirname(sourcePath));
+  if (configuredRoot === undefined) return workspace.worktrees;
+  return join(configuredRoot, basename(dirname(workspace.root)), basename(workspace.root));
 }
 
 export function createWorkspaceFolders(workspace: Workspace): void {

@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { CairnConfig } from '../../config/config-types.js';
 import { attachEnvironment, type Conversation } from '../../db/repositories/conversations.js';
 import { findCodebase, type Codebase } from '../../db/repositories/codebases.js';
 import { assertNoEnvLeak } from '../codebases/check-before-spawn.js';
 import { gitCredentialsFor } from '../../infra/git/credentials.js';
 import { ensureWorktree } from '../worktrees/worktrees.js';
-import { workspaceAt } from '../codebases/workspace.js';
+import { worktreesRootFor } from '../codebases/workspace.js';
 import type { ServiceContext } from '../context.js';
 
 export interface TurnWorkspace {
@@ -44,7 +44,7 @@ export async function prepareTurnWorkspace(
     db,
     codebaseId: codebase.id,
     sourcePath: codebase.sourcePath,
-    worktreesRoot: workspaceAt(dirname(codebase.sourcePath)).worktrees,
+    worktreesRoot: worktreesRootFor(codebase.sourcePath, config.effective.paths.worktrees),
     kind: 'thread',
     key: conversation.id,
     configuredBaseBranch: config.effective.worktree.baseBranch,

@@ -9,13 +9,14 @@ import { findRun } from '../../db/repositories/workflow-runs.js';
 import { usesBaseBranch, validateWorkflowDefinition } from '../../domain/workflow-definitions/index.js';
 import type { WorkflowDefinition } from '../../domain/workflow-definitions/types.js';
 import type { NodeResult, RunContext } from '../../domain/runs/run-contract.js';
-import { workspaceAt } from '../codebases/workspace.js';
+import { workspaceAt, worktreesRootFor } from '../codebases/workspace.js';
 import { gitCredentialsFor } from '../../infra/git/credentials.js';
 import { resolveBaseBranch } from '../../infra/git/base-branch.js';
 import { ensureWorktree } from '../worktrees/worktrees.js';
 import { BUNDLED_SCRIPTS_DIR } from '../workflow-definitions/bundled-library.js';
 import { discoverCommands } from '../workflow-definitions/discover-commands.js';
 import type { ServiceContext } from '../context.js';
+import { repositoryCommands } from '../workflow-definitions/discovery-scope.js';
 
 /** A run that cannot start (no worktree, an unknown command): retrying will not help. */
 export const RUN_PREPARATION_FAILED = 'RunPreparationFailed';
@@ -45,12 +46,7 @@ async function completedNodes(deps: ServiceContext, runId: string): Promise<Reco
 async function commandBodies(definition: WorkflowDefinition, cwd: string, deps: ServiceContext) {
   const wanted = new Set(definition.nodes.flatMap((node) => (node.kind === 'command' ? [node.command] : [])));
   if (wanted.size === 0) return {};
-  const config = deps.config.forRepository(cwd);
-  const found = await discoverCommands({
-    cwd,
-    commandsFolder: config.effective.commands.folder,
-    loadBundled: config.effective.defaults.loadDefaultCommands,
-  });
+  const found = await discoverCommands(repositoryCommands(cwd, deps.config.forRepository(cwd).effective));
   const bodies: Record<string, string> = {};
   for (const name of wanted) {
     const command = found.find((entry) => entry.name === name);
@@ -81,7 +77,7 @@ async function runWorktree(
       db: deps.db,
       codebaseId: codebase.id,
       sourcePath: codebase.sourcePath,
-      worktreesRoot: workspaceAt(dirname(codebase.sourcePath)).worktrees,
+      worktreesRoot: worktreesRootFor(codebase.sourcePath, config.paths.worktrees),
       kind: 'run',
       key: runId,
       configuredBaseBranch: config.worktree.baseBranch,

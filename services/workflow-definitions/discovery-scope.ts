@@ -1,3 +1,4 @@
+import type { EffectiveConfig } from '../../config/config-types.js';
 import type { ServiceContext } from '../context.js';
 import type { CommandDiscoveryOptions } from './discover-commands.js';
 import type { WorkflowDiscoveryOptions } from './discover-workflows.js';
@@ -21,10 +22,18 @@ export async function commandScope(
 ): Promise<CommandDiscoveryOptions> {
   if (cwd === undefined) return { loadBundled: true };
   const directory = await projectDirectory(context.db, cwd);
-  const config = context.config.forRepository(directory.path).effective;
+  return repositoryCommands(directory.path, context.config.forRepository(directory.path).effective);
+}
+
+/**
+ * The command folders of a repository: `.cairn/commands/`, then commands.folder unless
+ * commands.autoLoad is false (its commands are then not loaded on their own), then the bundled
+ * ones unless defaults.loadDefaultCommands is false.
+ */
+export function repositoryCommands(cwd: string, config: EffectiveConfig): CommandDiscoveryOptions {
   return {
-    cwd: directory.path,
-    commandsFolder: config.commands.folder,
+    cwd,
+    commandsFolder: config.commands.autoLoad === false ? undefined : config.commands.folder,
     loadBundled: config.defaults.loadDefaultCommands,
   };
 }

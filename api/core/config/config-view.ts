@@ -33,7 +33,12 @@ export const Config = StrictObject({
   streaming: StrictObject(
     Object.fromEntries(STREAMING_PLATFORMS.map((platform) => [platform, StreamingMode])),
   ),
-  paths: StrictObject({ workspaces: Type.String(), worktrees: Type.String() }),
+  paths: StrictObject({
+    workspaces: Type.String(),
+    worktrees: Nullable(
+      Type.String({ description: "null: each codebase's worktrees live in its workspace (worktrees/)" }),
+    ),
+  }),
   concurrency: StrictObject({ maxConversations: Type.Integer() }),
   retention: StrictObject({
     sessionRetentionDays: Type.Integer({ description: 'SESSION_RETENTION_DAYS' }),
@@ -110,7 +115,7 @@ export function configView(config: CairnConfig, facts: ConfigFacts): ConfigBody 
       },
     },
     streaming: { ...effective.streaming },
-    paths: { ...effective.paths },
+    paths: { workspaces: effective.paths.workspaces, worktrees: effective.paths.worktrees ?? null },
     concurrency: { ...effective.concurrency },
     retention: {
       sessionRetentionDays: environment.general.sessionRetentionDays,

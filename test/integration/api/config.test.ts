@@ -87,7 +87,7 @@ for (const kind of databaseKinds()) {
       expect(answer.body.sources).to.deep.equal({ globalFile: null, repositoryFile: null });
       expect(answer.body.paths).to.deep.equal({
         workspaces: join(home.path, 'workspaces'),
-        worktrees: join(home.path, 'worktrees'),
+        worktrees: null,
       });
     });
 

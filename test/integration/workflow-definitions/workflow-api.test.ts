@@ -281,6 +281,15 @@ for (const kind of databaseKinds()) {
       expect(byName.tidy!.source).to.equal('project');
       expect(byName[overridden]!.source).to.equal('project');
 
+      // commands.autoLoad: false leaves the folder's commands out; .cairn/commands/ stays.
+      writeFileSync(
+        join(repo.path, '.cairn', 'config.yaml'),
+        'commands:\n  folder: prompts\n  autoLoad: false\n',
+      );
+      const notLoaded = await call<Listed>('GET', `/api/commands?${cwd()}`);
+      const names = notLoaded.body.commands.map((command) => command.name);
+      expect(names).to.include('ship').and.not.include('tidy');
+
       writeFileSync(
         join(repo.path, '.cairn', 'config.yaml'),
         'commands:\n  folder: ../../outside\ndefaults:\n  loadDefaultCommands: false\n',

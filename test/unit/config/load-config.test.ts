@@ -42,7 +42,6 @@ describe('config/load-config', () => {
       });
       expect(config.effective.paths).to.deep.equal({
         workspaces: path.join(home, 'workspaces'),
-        worktrees: path.join(home, 'worktrees'),
       });
       expect(config.effective.concurrency.maxConversations).to.equal(10);
       expect(config.effective.allowTargetRepoKeys).to.equal(false);

@@ -1,6 +1,7 @@
 import { Connection } from '@temporalio/client';
 import { accessSync, constants, existsSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { CairnContext } from '../boot/context.js';
 import { openDatabase } from '../../db/connection.js';
 import { pendingMigrations } from '../../db/migrate.js';
@@ -156,24 +157,8 @@ export function checkAssistants(context: CairnContext): CheckResult[] {
     assistantExecutable('claude', claude.binPath ?? assistants.claude.claudeBinaryPath, 'CLAUDE_BIN_PATH'),
     assistantExecutable('codex', codex.binPath ?? assistants.codex.codexBinaryPath, 'CODEX_BIN_PATH'),
   ];
-  // Never the values: only which kind of credential is configured.
-  const claudeAuth = claude.oauthToken
-    ? 'CLAUDE_CODE_OAUTH_TOKEN'
-    : claude.apiKey || claude.anthropicApiKey
-      ? 'API key'
-      : claude.useGlobalAuth === false
-        ? undefined
-        : 'global login of the claude CLI';
   results.push(checkClaudeAsRoot(process.env));
-  results.push(
-    claudeAuth
-      ? ok('claude auth', claudeAuth)
-      : fail(
-          'claude auth',
-          'CLAUDE_USE_GLOBAL_AUTH=false and no token',
-          'set CLAUDE_CODE_OAUTH_TOKEN or CLAUDE_API_KEY',
-        ),
-  );
+  results.push(checkClaudeAuth(context.environment, process.env));
   return results;
 }
 
@@ -204,4 +189,34 @@ export function checkSignIn(context: CairnContext): CheckResult {
       'set TRUST_PROXY=true when Cairn is reached only through the proxy',
     );
   return ok('sign-in', ways);
+}
+
+/**
+ * Which credential Claude turns will use, and whether it is there: a token or key (never shown),
+ * or the login the claude CLI keeps in its config folder. Without either, every turn fails.
+ */
+export function checkClaudeAuth(
+  environment: CairnContext['environment'],
+  env: NodeJS.ProcessEnv,
+): CheckResult {
+  const { claude } = environment;
+  if (claude.oauthToken) return ok('claude auth', 'CLAUDE_CODE_OAUTH_TOKEN');
+  if (claude.apiKey || claude.anthropicApiKey) return ok('claude auth', 'API key');
+  if (claude.useGlobalAuth === false)
+    return fail(
+      'claude auth',
+      'CLAUDE_USE_GLOBAL_AUTH=false and no token',
+      'set CLAUDE_CODE_OAUTH_TOKEN or CLAUDE_API_KEY',
+    );
+  // On macOS the login is in the keychain, which a file check cannot see.
+  if (process.platform === 'darwin') return ok('claude auth', "the claude CLI's login (keychain, not checked)");
+  // The claude CLI (the SDK's bundled one included) keeps its login here on Linux and in containers.
+  const configDir = env.CLAUDE_CONFIG_DIR?.trim() || join(env.HOME?.trim() || homedir(), '.claude');
+  const credentials = join(configDir, '.credentials.json');
+  if (existsSync(credentials)) return ok('claude auth', `the claude CLI's login (${credentials})`);
+  return warn(
+    'claude auth',
+    `no token or key is set, and the claude CLI has no login in ${configDir}: Claude turns will fail`,
+    'run `claude` once and log in (as the user Cairn runs as), or set CLAUDE_CODE_OAUTH_TOKEN or ANTHROPIC_API_KEY',
+  );
 }

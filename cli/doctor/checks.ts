@@ -209,7 +209,8 @@ export function checkClaudeAuth(
       'set CLAUDE_CODE_OAUTH_TOKEN or CLAUDE_API_KEY',
     );
   // On macOS the login is in the keychain, which a file check cannot see.
-  if (process.platform === 'darwin') return ok('claude auth', "the claude CLI's login (keychain, not checked)");
+  if (process.platform === 'darwin')
+    return ok('claude auth', "the claude CLI's login (keychain, not checked)");
   // The claude CLI (the SDK's bundled one included) keeps its login here on Linux and in containers.
   const configDir = env.CLAUDE_CONFIG_DIR?.trim() || join(env.HOME?.trim() || homedir(), '.claude');
   const credentials = join(configDir, '.credentials.json');

@@ -9,6 +9,7 @@ import { openSse, type SseConnection } from '../support/sse-client.js';
 import { makeTempDir } from '../support/temp-dirs.js';
 import { overlapCheckingWorkflow, waitForFile, waitForRunEnd } from '../support/run-helpers.js';
 import { startWorkerProcess, type WorkerProcessSetup } from '../support/worker-process.js';
+import { isAlive } from '../support/processes.js';
 
 interface RunEvent {
   type: string;
@@ -95,6 +96,77 @@ describe('a worker killed in the middle of a workflow run', function () {
       expect(streamed.filter((frame) => frame.data.type === 'node_completed')).to.have.length(3);
     } finally {
       stream?.close();
+      if (runId && setup) {
+        await setup.temporal.client.workflow
+          .getHandle(runWorkflowId(runId))
+          .terminate('test over')
+          .catch(() => undefined);
+      }
+      await setup?.close();
+      fakes.cleanup();
+      repo.cleanup();
+      markers.cleanup();
+    }
+  });
+
+  it('retries a run preparation whose worker died within a heartbeat timeout, after killing its git', async () => {
+    const markers = makeTempDir('cairn-prepare-marker-');
+    const fakes = fakeAssistants();
+    const repo = makeTempRepo({
+      files: {
+        'README.md': '# app\n',
+        '.cairn/workflows/prepared.yaml':
+          'name: prepared\nnodes:\n  - id: only\n    bash: echo "ran in $PWD"\n',
+      },
+    });
+    // git runs this hook inside `git worktree add`, so the run's preparation is held there.
+    const hook = join(repo.path, '.git', 'hooks', 'post-checkout');
+    writeFileSync(
+      hook,
+      `#!/bin/sh\necho $$ >> '${markers.path}/hook-pids'\nwhile [ ! -f '${markers.path}/release' ]; do sleep 0.1; done\n`,
+      { mode: 0o755 },
+    );
+    let setup: WorkerProcessSetup | undefined;
+    let runId: string | undefined;
+    try {
+      setup = await startWorkerProcess(fakes.env);
+      const call = jsonClient(setup.app.url);
+      const codebase = await call<{ id: string }>('POST', '/api/codebases', { path: repo.path });
+      const conversation = await call<{ id: string }>('POST', '/api/conversations', {
+        codebase_id: codebase.body.id,
+      });
+      const stream = await openSse(`${setup.app.url}/api/stream/${conversation.body.id}`, { lastEventId: 0 });
+      const started = await call<{ runId: string }>('POST', '/api/workflows/prepared/run', {
+        message: 'go',
+        conversationId: conversation.body.id,
+      });
+      runId = started.body.runId;
+      const hookPids = () =>
+        existsSync(join(markers.path, 'hook-pids'))
+          ? readFileSync(join(markers.path, 'hook-pids'), 'utf8').trim().split('\n').map(Number)
+          : [];
+      const waitForHooks = async (count: number) => {
+        const deadline = Date.now() + 90_000;
+        while (hookPids().length < count) {
+          if (Date.now() > deadline) throw new Error(`no hook run number ${count}`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      };
+      await waitForHooks(1);
+      expect(isAlive(hookPids()[0]!)).to.equal(true);
+      await setup.killAndReplaceWorker();
+      // Should the retry run git's checkout again, its hook is let through at once.
+      const release = setInterval(() => {
+        if (hookPids().length >= 2) writeFileSync(join(markers.path, 'release'), '');
+      }, 100);
+      // Retried after the heartbeat timeout (about 30 s): waiting for the activity's 10-minute
+      // timeout, the run would outlast this test's.
+      const end = await waitForRunEnd(stream, runId).finally(() => clearInterval(release));
+      expect(end.data.type).to.equal('run_completed');
+      expect(isAlive(hookPids()[0]!), "the dead attempt's git still running").to.equal(false);
+      stream.close();
+    } finally {
+      writeFileSync(join(markers.path, 'release'), '');
       if (runId && setup) {
         await setup.temporal.client.workflow
           .getHandle(runWorkflowId(runId))

@@ -25,6 +25,13 @@ function refuse(message: string): never {
   throw ApplicationFailure.create({ type: RUN_PREPARATION_FAILED, message, nonRetryable: true });
 }
 
+const NO_REPOSITORY_FOR_BASE_BRANCH = [
+  'Cannot resolve $BASE_BRANCH, which this workflow uses. Resolution tried:',
+  "  1. worktree.baseBranch: no .cairn/config.yaml to read, as the run's conversation has no codebase;",
+  '  2. default branch detection: no repository to ask.',
+  'Start the run from a conversation that has a codebase (POST /api/conversations with codebase_id).',
+].join('\n');
+
 export interface PreparedRun {
   context: RunContext;
   /** Nodes that succeeded in an earlier execution (a resumed run skips them). */
@@ -151,6 +158,9 @@ export async function prepareRun(deps: ServiceContext, runId: string): Promise<P
     mkdirSync(place.cwd, { recursive: true });
   }
   mkdirSync(artifactsDir, { recursive: true });
+  const commands = await commandBodies(definition, place.cwd, deps);
+  // Spec rule 3(c), before any node runs: without a codebase there is no base branch to find.
+  if (!codebase && usesBaseBranch(definition, commands)) refuse(NO_REPOSITORY_FOR_BASE_BRANCH);
   const context: RunContext = {
     runId,
     conversationId: run.conversationId,
@@ -162,7 +172,7 @@ export async function prepareRun(deps: ServiceContext, runId: string): Promise<P
     docsDir,
     baseBranch: place.baseBranch,
     scriptsDir: BUNDLED_SCRIPTS_DIR,
-    commands: await commandBodies(definition, place.cwd, deps),
+    commands,
   };
   return { context, completed: await completedNodes(deps, runId) };
 }

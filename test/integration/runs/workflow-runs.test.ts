@@ -499,6 +499,19 @@ for (const kind of databaseKinds()) {
       }
     });
 
+    it('fails review-pr on a conversation without a codebase with the base-branch resolution error, before any node', async () => {
+      const conversation = await call<{ id: string }>('POST', '/api/conversations', {});
+      const stream = await openSse(`${app.url}/api/stream/${conversation.body.id}`, { lastEventId: 0 });
+      streams.push(stream);
+      const run = await start('review-pr', conversation.body.id);
+      const failed = await runEnd(stream, run.runId);
+      expect(failed.data.type).to.equal('run_failed');
+      expect(failed.data.error).to.include('Cannot resolve $BASE_BRANCH').and.include('has no codebase');
+      expect(failed.data.error).to.not.include('unbound variable');
+      const { events } = await detail(run.runId);
+      expect(events.map((event) => event.type)).to.deep.equal(['run_failed']);
+    });
+
     it('refuses bad starts: unknown workflow, missing message, unknown or deleted conversation', async () => {
       const conversation = await codebaseConversation();
       expect(

@@ -11,10 +11,12 @@ export function heartbeatEvery(timeoutMs: number | undefined): number {
 
 /**
  * Heartbeats on a timer while the activity works, however quiet it is (a long tool call, a slow
- * clone): only a dead worker stops them. Returns the function that stops them.
+ * clone): only a dead worker stops them. `everyMs` is for activities a user may cancel, which
+ * learn of it from a heartbeat's answer. Returns the function that stops them.
  */
-export function keepHeartbeating(context: Context = Context.current()): () => void {
-  const timer = setInterval(() => context.heartbeat(), heartbeatEvery(context.info.heartbeatTimeoutMs));
+export function keepHeartbeating(context: Context = Context.current(), everyMs?: number): () => void {
+  const period = everyMs ?? heartbeatEvery(context.info.heartbeatTimeoutMs);
+  const timer = setInterval(() => context.heartbeat(), period);
   return () => clearInterval(timer);
 }
 
@@ -27,3 +29,6 @@ export async function withHeartbeats<T>(work: () => Promise<T>): Promise<T> {
     stop();
   }
 }
+
+/** How often a turn heartbeats: a cancel reaches it in one answer, so about this long. */
+export const CANCELLABLE_HEARTBEAT_MS = 2_000;

@@ -235,7 +235,12 @@ export const ENVIRONMENT_TABLE = {
       defaultText: 'disabled',
       secret: true,
     }),
-    authUsername: text('AUTH_USERNAME', { description: 'Username for form-based auth' }),
+    authUsername: text('AUTH_USERNAME', {
+      description: 'Username for form-based auth',
+      // It travels in headers (the forward-auth answer), which hold visible ASCII only.
+      pattern: /^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/,
+      patternText: 'visible ASCII characters (inner spaces allowed), at most 255',
+    }),
     authPasswordHash: text('AUTH_PASSWORD_HASH', {
       description: 'Password hash for form-based auth',
       secret: true,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isMap, parseDocument } from 'yaml';
 import { readYamlText, UnusableYaml } from './safe-yaml.js';
@@ -27,6 +27,14 @@ function pruneEmpty(doc: ReturnType<typeof parseDocument>, path: string[]): void
   }
 }
 
+function realOrSelf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
 /** Writes beside the target and renames over it, so a reader never sees half a file. */
 function replaceFile(file: string, text: string): void {
   let mode = 0o600;
@@ -50,7 +58,9 @@ function replaceFile(file: string, text: string): void {
  * and replaces the file atomically. An unreadable or invalid YAML file is refused rather than
  * overwritten, and so is an edit the file's schema would not accept.
  */
-export function editGlobalConfigFile(file: string, edits: readonly ConfigEdit[]): void {
+export function editGlobalConfigFile(configFile: string, edits: readonly ConfigEdit[]): void {
+  // A config.yaml that links to a dotfiles copy is edited there, and stays a link.
+  const file = realOrSelf(configFile);
   let text: string | undefined;
   try {
     text = readYamlText(file, MAX_FILE_BYTES);

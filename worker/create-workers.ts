@@ -7,6 +7,7 @@ import {
 } from '../activities/index.js';
 import type { ServiceContext } from '../services/context.js';
 import { processGroupInterceptors } from './activity-process-groups.js';
+import { CANCELLABLE_HEARTBEAT_MS } from '../activities/heartbeats.js';
 
 export interface WorkerSetOptions {
   connection: NativeConnection;
@@ -61,6 +62,8 @@ export async function createWorkers(options: WorkerSetOptions): Promise<WorkerSe
     activities: createAssistantActivities(options.dependencies),
     interceptors,
     maxConcurrentActivityTaskExecutions: options.maxConcurrentAssistantSessions,
+    // Turns learn of a cancel from a heartbeat's answer: send theirs on, not every 24 s.
+    maxHeartbeatThrottleInterval: CANCELLABLE_HEARTBEAT_MS,
     shutdownGraceTime: grace,
   });
   const workers = [core, runs, assistant];

@@ -1,4 +1,4 @@
-import { Context } from '@temporalio/activity';
+import { CancelledFailure, Context } from '@temporalio/activity';
 import { findConversation, type Conversation } from '../../db/repositories/conversations.js';
 import { findMessage, type Message } from '../../db/repositories/messages.js';
 import type { TurnInput, TurnResult } from '../../domain/conversations/conversation-workflow.js';
@@ -23,7 +23,7 @@ import type { AssistantSession } from '../../db/repositories/assistant-sessions.
 import { TurnRecorder } from '../../services/conversations/turn-recorder.js';
 import { SilentFailure, streamTurn, type StreamedTurn } from './turn-stream.js';
 import { prepareTurnWorkspace } from '../../services/conversations/turn-workspace.js';
-import { keepHeartbeating } from '../heartbeats.js';
+import { CANCELLABLE_HEARTBEAT_MS, keepHeartbeating } from '../heartbeats.js';
 
 /** A failure that ends the turn for the user, as opposed to one a retry may fix. */
 function turnFailure(error: unknown): { code: string; message: string } | undefined {
@@ -133,7 +133,7 @@ export async function runAssistantTurn(deps: ServiceContext, input: TurnInput): 
     owner,
     onFailure: () => stop.abort(),
   });
-  const stopHeartbeats = keepHeartbeating(context);
+  const stopHeartbeats = keepHeartbeating(context, CANCELLABLE_HEARTBEAT_MS);
   try {
     const answered = await answer({
       deps,
@@ -161,6 +161,21 @@ export async function runAssistantTurn(deps: ServiceContext, input: TurnInput): 
     if (recorder.failure instanceof TurnSuperseded || error instanceof TurnSuperseded) {
       deps.logger.warn({ event: 'conversation.turn_superseded', ...owner });
       return { outcome: 'superseded' };
+    }
+    if (
+      context.cancellationSignal.aborted &&
+      context.cancellationDetails?.cancelRequested &&
+      !recorder.failure
+    ) {
+      // Cancelled on request (not a worker shutting down): the turn ends here, for good.
+      await endTurn(knex, {
+        ...input,
+        attempt: owner.attempt,
+        end: 'cancelled',
+        details: { reason: 'cancelled' },
+      });
+      deps.logger.info({ event: 'conversation.turn_cancelled', ...owner });
+      throw new CancelledFailure('the turn was cancelled');
     }
     const failure = context.cancellationSignal.aborted || recorder.failure ? undefined : turnFailure(error);
     // Anything else is left for the next attempt, which clears this attempt's partial output first.

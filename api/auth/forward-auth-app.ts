@@ -35,7 +35,8 @@ export function createForwardAuthApp(options: ForwardAuthOptions): HttpApp {
     description: 'Answers a reverse proxy whether a request may pass.',
     logger: options.logger.child({ component: 'forward-auth' }),
     allowedHosts: options.allowedHosts,
-    trustProxy: true,
+    // The same trust as the API's, so both look for the same cookie name (https or not).
+    trustProxy: signIn.settings.trustProxy,
     openapiPaths: ['/openapi.json'],
     routes: [
       defineRoute({

@@ -57,7 +57,9 @@ export function htmlPage(title: string, content: string, status = 200): HtmlAnsw
 
 /** A 303 to a page of this site, so a form post is not repeated by a reload. */
 export function seeOther(location: string): { status: number; headers: Record<string, string> } {
-  return { status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } };
+  // A header holds only visible ASCII: anything else in the path is percent-encoded.
+  const ascii = location.replace(/[^\x21-\x7e]/gu, (char) => encodeURIComponent(char));
+  return { status: 303, headers: { Location: ascii, 'Cache-Control': 'no-store' } };
 }
 
 /**

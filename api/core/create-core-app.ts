@@ -8,7 +8,7 @@ import { codebaseSchemas } from './codebases/codebase-view.js';
 import { conversationRoutes } from './conversations/conversation-routes.js';
 import { conversationSchemas } from './conversations/conversation-schemas.js';
 import { messageRoutes } from './conversations/message-routes.js';
-import type { DispatchTurn } from '../../services/conversations/conversation-client.js';
+import { turnCanceller, type DispatchTurn } from '../../services/conversations/conversation-client.js';
 import { streamRoutes } from './streams/stream-routes.js';
 import type { JournalHub } from '../../services/streams/journal-hub.js';
 import { workflowDefinitionRoutes, workflowSchemas } from './workflows/workflow-routes.js';
@@ -76,6 +76,7 @@ export function createCoreApp(deps: CoreAppDependencies): HttpApp {
       ...conversationRoutes(deps.codebases.registration),
       ...messageRoutes({
         ...deps.conversations,
+        cancel: turnCanceller(deps.codebases.temporal.client),
         context: deps.codebases.registration,
         maxConcurrent: deps.maxConcurrent,
       }),

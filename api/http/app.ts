@@ -101,7 +101,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     idempotency: options.idempotency,
   });
 
-  const app = new Koa<HttpState>({ proxy: options.trustProxy === true });
+  // The proxy in front appends the address it saw: the last one is the only one it vouches for.
+  const app = new Koa<HttpState>({ proxy: options.trustProxy === true, maxIpsCount: 1 });
   app.use(requestId());
   app.use(requestLog(options.logger));
   app.use(errorHandler());

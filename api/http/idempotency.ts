@@ -1,29 +1,20 @@
 import { createHash } from 'node:crypto';
 import { HttpProblem } from './problem.js';
 import type { HttpContext } from './route.js';
+import type { IdempotencyOutcome, StoredAnswer } from '../../domain/idempotency.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** Set on an answer that repeats a stored one. */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
-export interface StoredAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string | null;
-}
+export type { StoredAnswer };
 
 /** Where Idempotency-Key records live (services/idempotency for the core: the database). */
 export interface IdempotencyStore {
-  begin(
-    scope: string,
-    key: string,
-    fingerprint: string,
-  ): Promise<
-    | { kind: 'proceed'; owner: string }
-    | { kind: 'in_progress' }
-    | { kind: 'mismatch' }
-    | { kind: 'replay'; answer: StoredAnswer }
-  >;
+  begin(scope: string, key: string, fingerprint: string): Promise<IdempotencyOutcome>;
+  /** Keeps the key of a request still being handled; called every `renewEveryMs`. */
+  renew(scope: string, key: string, owner: string): Promise<void>;
+  readonly renewEveryMs: number;
   finish(scope: string, key: string, owner: string, answer: StoredAnswer): Promise<void>;
   release(scope: string, key: string, owner: string): Promise<void>;
 }
@@ -71,10 +62,7 @@ export function idempotentRequest(
 }
 
 /** Refuses a key in use or reused, or sends the stored answer; true when the request is handled. */
-export function answerEarlierRequest(
-  ctx: HttpContext,
-  outcome: Awaited<ReturnType<IdempotencyStore['begin']>>,
-): boolean {
+export function answerEarlierRequest(ctx: HttpContext, outcome: IdempotencyOutcome): boolean {
   if (outcome.kind === 'proceed') return false;
   if (outcome.kind === 'mismatch') {
     throw new HttpProblem({

@@ -168,11 +168,18 @@ export function createRouteHandler(
     if (!store || !request) return run();
     const outcome = await store.begin(request.scope, request.key, request.fingerprint);
     if (answerEarlierRequest(ctx, outcome) || outcome.kind !== 'proceed') return;
+    // A request that takes long (a clone) keeps its key: a retry must not take it over.
+    const renewal = setInterval(
+      () => void store.renew(request.scope, request.key, outcome.owner).catch(() => undefined),
+      store.renewEveryMs,
+    );
     try {
       await run();
     } catch (error) {
       await store.release(request.scope, request.key, outcome.owner);
       throw error;
+    } finally {
+      clearInterval(renewal);
     }
     const answer = answerToStore(ctx);
     if (answer) await store.finish(request.scope, request.key, outcome.owner, answer);

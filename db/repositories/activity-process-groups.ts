@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { toIso } from '../rows.js';
 
 export interface RecordedProcessGroup {
   attempt: number;
@@ -6,13 +7,37 @@ export interface RecordedProcessGroup {
   startTicks: string | null;
   host: string;
   workerPid: number;
+  startedAt: string;
 }
 
 const TABLE = 'activity_process_groups';
+const COLUMNS = ['activity_key', 'attempt', 'pgid', 'start_ticks', 'host', 'worker_pid', 'started_at'];
+
+interface Row {
+  activity_key: string;
+  attempt: number;
+  pgid: number;
+  start_ticks: string | null;
+  host: string;
+  worker_pid: number;
+  started_at: unknown;
+}
+
+function fromRow(row: Row): RecordedProcessGroup & { activityKey: string } {
+  return {
+    activityKey: row.activity_key,
+    attempt: Number(row.attempt),
+    pgid: Number(row.pgid),
+    startTicks: row.start_ticks,
+    host: row.host,
+    workerPid: Number(row.worker_pid),
+    startedAt: toIso(row.started_at),
+  };
+}
 
 export async function recordProcessGroup(
   knex: Knex,
-  group: RecordedProcessGroup & { activityKey: string; startedAt: string },
+  group: RecordedProcessGroup & { activityKey: string },
 ): Promise<void> {
   await knex(TABLE).insert({
     activity_key: group.activityKey,
@@ -34,24 +59,12 @@ export async function earlierAttemptGroups(
   knex: Knex,
   activityKey: string,
   attempt: number,
-): Promise<RecordedProcessGroup[]> {
+): Promise<Array<RecordedProcessGroup & { activityKey: string }>> {
   const rows = (await knex(TABLE)
-    .select('attempt', 'pgid', 'start_ticks', 'host', 'worker_pid')
+    .select(COLUMNS)
     .where('activity_key', activityKey)
-    .andWhere('attempt', '<', attempt)) as Array<{
-    attempt: number;
-    pgid: number;
-    start_ticks: string | null;
-    host: string;
-    worker_pid: number;
-  }>;
-  return rows.map((row) => ({
-    attempt: Number(row.attempt),
-    pgid: Number(row.pgid),
-    startTicks: row.start_ticks,
-    host: row.host,
-    workerPid: Number(row.worker_pid),
-  }));
+    .andWhere('attempt', '<', attempt)) as Row[];
+  return rows.map(fromRow);
 }
 
 export async function forgetEarlierAttemptGroups(
@@ -67,22 +80,6 @@ export async function groupsOnHost(
   knex: Knex,
   host: string,
 ): Promise<Array<RecordedProcessGroup & { activityKey: string }>> {
-  const rows = (await knex(TABLE)
-    .select('activity_key', 'attempt', 'pgid', 'start_ticks', 'host', 'worker_pid')
-    .where('host', host)) as Array<{
-    activity_key: string;
-    attempt: number;
-    pgid: number;
-    start_ticks: string | null;
-    host: string;
-    worker_pid: number;
-  }>;
-  return rows.map((row) => ({
-    activityKey: row.activity_key,
-    attempt: Number(row.attempt),
-    pgid: Number(row.pgid),
-    startTicks: row.start_ticks,
-    host: row.host,
-    workerPid: Number(row.worker_pid),
-  }));
+  const rows = (await knex(TABLE).select(COLUMNS).where('host', host)) as Row[];
+  return rows.map(fromRow);
 }

@@ -155,6 +155,11 @@ export async function claimCodebaseDeletion(
   return claimed > 0;
 }
 
+/** Gives a claimed deletion up (it failed mid-way), so a retry may claim it at once. */
+export async function releaseCodebaseDeletion(knex: Knex, id: string): Promise<void> {
+  await knex('codebases').where({ id }).update({ deleting_since: null });
+}
+
 export async function deleteCodebase(knex: Knex, id: string): Promise<boolean> {
   return (await knex('codebases').where({ id }).delete()) > 0;
 }

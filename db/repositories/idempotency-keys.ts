@@ -46,8 +46,14 @@ function fromRow(row: Row): IdempotencyRecord {
   };
 }
 
-/** Inserts the claim unless the key is taken; answers the row as it now stands. */
-export async function claimIdempotencyKey(knex: Knex, claim: IdempotencyClaim): Promise<IdempotencyRecord> {
+/**
+ * Inserts the claim unless the key is taken; answers the row as it now stands, or undefined when
+ * the row that won went away before it could be read (released, purged).
+ */
+export async function claimIdempotencyKey(
+  knex: Knex,
+  claim: IdempotencyClaim,
+): Promise<IdempotencyRecord | undefined> {
   await knex('idempotency_keys')
     .insert({
       scope: claim.scope,
@@ -88,6 +94,18 @@ export async function takeOverIdempotencyKey(
       expires_at: claim.expiresAt,
     });
   return updated === 1;
+}
+
+/** Extends the lease of an attempt still at work. */
+export async function renewIdempotencyLease(
+  knex: Knex,
+  where: { scope: string; key: string; owner: string },
+  lockedUntil: string,
+): Promise<void> {
+  await knex('idempotency_keys')
+    .where(where)
+    .andWhere('state', 'in_progress')
+    .update({ locked_until: lockedUntil });
 }
 
 export async function completeIdempotencyKey(

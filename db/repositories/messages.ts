@@ -4,7 +4,7 @@ import { toReader, type ReadSource } from '../sql-reader.js';
 import { countOf, nowIso, parseJson, toIso, toNumber } from '../rows.js';
 
 export type MessageRole = 'user' | 'assistant' | 'tool' | 'system' | 'error';
-export type TurnStatus = 'queued' | 'running' | 'completed' | 'failed';
+export type TurnStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
 export interface Message {
   id: number;
@@ -183,4 +183,14 @@ export async function conversationsWaitingSince(knex: Knex, cutoffIso: string): 
     .andWhere('created_at', '<=', cutoffIso)
     .whereNotIn('conversation_id', running)) as Array<{ conversation_id: string }>;
   return rows.map((row) => row.conversation_id);
+}
+
+/** The message whose turn is running now in a conversation, if any. */
+export async function runningTurnId(knex: Knex, conversationId: string): Promise<number | undefined> {
+  const row = (await knex('messages')
+    .select('id')
+    .where({ conversation_id: conversationId, turn_status: 'running' })
+    .orderBy('id')
+    .first()) as { id: unknown } | undefined;
+  return row === undefined ? undefined : Number(row.id);
 }

@@ -42,21 +42,21 @@ export async function purgeSignInRecords(knex: Knex, now: string, attemptsBefore
   await knex('sign_in_attempts').where('attempted_at', '<', attemptsBefore).delete();
 }
 
-/**
- * Records an attempt by `client`, then returns the attempts it made since `since` (this one
- * included) and the oldest of their times. Recording first means two attempts at the same moment
- * both count each other.
- */
-export async function recordSignInAttempt(
+/** The attempts `client` made since `since`, and the oldest of their times. */
+export async function recentSignInAttempts(
   knex: Knex,
-  attempt: { client: string; at: string; since: string },
-): Promise<{ count: number; oldest: string }> {
-  await knex('sign_in_attempts').insert({ client: attempt.client, attempted_at: attempt.at });
+  client: string,
+  since: string,
+): Promise<{ count: number; oldest: string | undefined }> {
   const row = (await knex('sign_in_attempts')
-    .where('client', attempt.client)
-    .andWhere('attempted_at', '>', attempt.since)
+    .where('client', client)
+    .andWhere('attempted_at', '>', since)
     .count({ count: '*' })
     .min({ oldest: 'attempted_at' })
     .first()) as { count: unknown; oldest: unknown };
-  return { count: toNumber(row.count), oldest: toIso(row.oldest ?? attempt.at) };
+  return { count: toNumber(row.count), oldest: row.oldest ? toIso(row.oldest) : undefined };
+}
+
+export async function recordSignInAttempt(knex: Knex, client: string, at: string): Promise<void> {
+  await knex('sign_in_attempts').insert({ client, attempted_at: at });
 }

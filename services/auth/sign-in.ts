@@ -6,6 +6,7 @@ import {
   findLiveSignInSession,
   insertSignInSession,
   purgeSignInRecords,
+  recentSignInAttempts,
   recordSignInAttempt,
 } from '../../db/repositories/sign-in.js';
 import { verifyPassword } from '../../infra/crypto/password-hash.js';
@@ -136,16 +137,21 @@ export class SignIn {
     return { name: API_TOKEN_PRINCIPAL, via: 'token' };
   }
 
+  /**
+   * Counts a try against its client's limit. A try refused by the limit is not counted, so one
+   * that keeps trying cannot hold the address closed for good.
+   */
   private async countAttempt(client: string): Promise<void> {
     const now = this.clock();
     const since = now - SIGN_IN_ATTEMPTS.windowMs;
+    // The column holds 64 characters; an address is never longer.
+    const key = client.slice(0, 64);
     await purgeSignInRecords(this.knex, new Date(now).toISOString(), new Date(since).toISOString());
-    const recent = await recordSignInAttempt(this.knex, {
-      client,
-      at: new Date(now).toISOString(),
-      since: new Date(since).toISOString(),
-    });
-    if (recent.count <= SIGN_IN_ATTEMPTS.limit) return;
+    const recent = await recentSignInAttempts(this.knex, key, new Date(since).toISOString());
+    if (recent.count < SIGN_IN_ATTEMPTS.limit || recent.oldest === undefined) {
+      await recordSignInAttempt(this.knex, key, new Date(now).toISOString());
+      return;
+    }
     const freeAt = Date.parse(recent.oldest) + SIGN_IN_ATTEMPTS.windowMs;
     const retryAfterSeconds = Math.max(1, Math.ceil((freeAt - now) / 1000));
     throw new ServiceError({

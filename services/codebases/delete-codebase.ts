@@ -14,7 +14,7 @@ import { existingCodebase } from './codebase-queries.js';
 import { deleteBranch, uniqueCommitCount } from '../../infra/git/branches.js';
 import { BRANCH_PREFIX } from '../worktrees/branch-names.js';
 import { ServiceError } from '../service-error.js';
-import { claimCodebaseDeletion } from '../../db/repositories/codebases.js';
+import { claimCodebaseDeletion, releaseCodebaseDeletion } from '../../db/repositories/codebases.js';
 
 export interface DeletionReport {
   cancelledRuns: number;
@@ -149,6 +149,11 @@ export async function deleteCodebaseById(
   );
   if (!claimed) throw ServiceError.notFound(`No codebase with id ${id} (it is being deleted).`);
   const runs = runClient(temporal);
-  const report = await deleteCodebase(context, codebase, actor, (runId) => runs.cancel(runId, actor));
-  return { id: codebase.id, ...report };
+  try {
+    const report = await deleteCodebase(context, codebase, actor, (runId) => runs.cancel(runId, actor));
+    return { id: codebase.id, ...report };
+  } catch (error) {
+    await releaseCodebaseDeletion(context.db.knex, id).catch(() => undefined);
+    throw error;
+  }
 }

@@ -5,7 +5,8 @@ import {
   type ConversationWorkflowInput,
   type MessageSignal,
 } from '../../domain/conversations/conversation-workflow.js';
-import { messageSignal } from '../../workflows/conversations/conversation-messages.js';
+import { cancelTurnSignal, messageSignal } from '../../workflows/conversations/conversation-messages.js';
+import { ServiceError } from '../service-error.js';
 
 export interface TurnDispatchOptions {
   client: Client;
@@ -29,6 +30,21 @@ export function turnDispatcher(options: TurnDispatchOptions): DispatchTurn {
       signal: messageSignal,
       signalArgs,
     });
+  };
+}
+
+/** Signals a conversation's workflow to cancel the turn of one message (services/conversations/messages.ts). */
+export function turnCanceller(client: Client): (conversationId: string, messageId: number) => Promise<void> {
+  return async (conversationId, messageId) => {
+    try {
+      await client.workflow
+        .getHandle(conversationWorkflowId(conversationId))
+        .signal(cancelTurnSignal, { messageId });
+    } catch (error) {
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+      // A turn marked running with no workflow behind it: nothing runs that could be stopped.
+      throw ServiceError.conflict('No turn of this conversation is running.', undefined, 'no_turn_running');
+    }
   };
 }
 

@@ -1,6 +1,7 @@
 import { touchLiveConversation, type Conversation } from '../../db/repositories/conversations.js';
 import { appendEvent } from '../../db/repositories/events.js';
 import {
+  runningTurnId,
   appendMessage,
   countQueuedBefore,
   countTurns,
@@ -10,6 +11,7 @@ import {
 } from '../../db/repositories/messages.js';
 import { messageWire } from '../../domain/conversations/wire.js';
 import type { ServiceContext } from '../context.js';
+import { ServiceError } from '../service-error.js';
 import type { DispatchTurn } from './conversation-client.js';
 import { conversationDeleted, getConversation, getLiveConversation } from './conversations.js';
 import { readKeysetPage, type KeysetPage } from '../keyset-page.js';
@@ -109,4 +111,25 @@ export async function postMessage(
     }),
   );
   return { conversation, message, place };
+}
+
+/** Tells a conversation's workflow to cancel the turn of one message. */
+export type CancelTurn = (conversationId: string, messageId: number) => Promise<void>;
+
+/**
+ * Cancels the turn running now in a conversation: its assistant is stopped, its output so far
+ * kept, and it ends `cancelled` (event `turn_cancelled`); the next message is answered as usual.
+ */
+export async function cancelRunningTurn(
+  context: ServiceContext,
+  ref: string,
+  cancel: CancelTurn,
+): Promise<{ conversationId: string; messageId: number }> {
+  const conversation = await getConversation(context, ref);
+  const messageId = await runningTurnId(context.db.knex, conversation.id);
+  if (messageId === undefined) {
+    throw ServiceError.conflict('No turn of this conversation is running.', undefined, 'no_turn_running');
+  }
+  await cancel(conversation.id, messageId);
+  return { conversationId: conversation.id, messageId };
 }

@@ -72,7 +72,13 @@ export async function asTurnOwner<T>(
   });
 }
 
-export type TurnEnd = 'completed' | 'failed';
+export type TurnEnd = 'completed' | 'failed' | 'cancelled';
+
+const END_EVENTS: Record<TurnEnd, string> = {
+  completed: 'turn_completed',
+  failed: 'turn_failed',
+  cancelled: 'turn_cancelled',
+};
 
 /**
  * Ends a turn and announces it in one transaction: the status and the event agree even if the
@@ -100,7 +106,7 @@ export async function endTurn(
     await touchConversation(trx, input.conversationId);
     await appendEvent(trx, {
       streamKey: input.conversationId,
-      type: input.end === 'completed' ? 'turn_completed' : 'turn_failed',
+      type: END_EVENTS[input.end],
       payload: { messageId: input.messageId, ...input.details },
     });
     return true;

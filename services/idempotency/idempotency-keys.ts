@@ -5,33 +5,18 @@ import {
   completeIdempotencyKey,
   purgeExpiredIdempotencyKeys,
   releaseIdempotencyKey,
+  renewIdempotencyLease,
   takeOverIdempotencyKey,
   type IdempotencyRecord,
 } from '../../db/repositories/idempotency-keys.js';
-
-/** A stored answer, sent again as it was. */
-export interface StoredAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string | null;
-}
-
-export type IdempotencyOutcome =
-  /** First of its key (or the first after an expiry or a dead attempt): handle it. */
-  | { kind: 'proceed'; owner: string }
-  /** An earlier request with this key is still being handled. */
-  | { kind: 'in_progress' }
-  /** This key came with another request. */
-  | { kind: 'mismatch' }
-  /** This key was answered: send the same answer. */
-  | { kind: 'replay'; answer: StoredAnswer };
+import type { IdempotencyOutcome, StoredAnswer } from '../../domain/idempotency.js';
 
 export interface IdempotencyOptions {
   /** How long an answer is kept and replayed (24 h). */
   retentionMs?: number;
   /**
-   * How long an attempt holds its key before another may take it over: the attempt's process
-   * may have died mid-way (2 min, longer than any of these requests takes).
+   * How long an attempt holds its key without renewing it before another may take it over: the
+   * attempt's process may have died mid-way (2 min; a long request renews it as it runs).
    */
   leaseMs?: number;
   clock?: () => number;
@@ -72,9 +57,11 @@ export class IdempotencyKeys {
       lockedUntil: new Date(now + this.leaseMs).toISOString(),
       expiresAt: new Date(now + this.retentionMs).toISOString(),
     };
-    // Two rounds at most: a takeover lost to another process leaves a record to judge.
-    for (let round = 0; round < 2; round++) {
+    // A few rounds at most: a takeover lost to another process, or a row gone between the
+    // insert and the read, leaves something new to judge.
+    for (let round = 0; round < 3; round++) {
       const record = await claimIdempotencyKey(this.knex, claim);
+      if (record === undefined) continue;
       if (record.owner === owner) return { kind: 'proceed', owner };
       if (this.lapsed(record, now)) {
         if (await takeOverIdempotencyKey(this.knex, claim, record.owner)) return { kind: 'proceed', owner };
@@ -83,6 +70,20 @@ export class IdempotencyKeys {
       return this.judge(record, fingerprint);
     }
     return { kind: 'in_progress' };
+  }
+
+  /** Keeps the key while a long request (a clone) is still being handled: call every half lease. */
+  async renew(scope: string, key: string, owner: string): Promise<void> {
+    await renewIdempotencyLease(
+      this.knex,
+      { scope, key, owner },
+      new Date(this.clock() + this.leaseMs).toISOString(),
+    );
+  }
+
+  /** How often `renew` must be called. */
+  get renewEveryMs(): number {
+    return Math.floor(this.leaseMs / 2);
   }
 
   async finish(scope: string, key: string, owner: string, answer: StoredAnswer): Promise<void> {

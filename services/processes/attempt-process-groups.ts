@@ -43,7 +43,7 @@ export async function stopEarlierAttempts(deps: Dependencies, attempt: ActivityA
       );
       continue;
     }
-    const outcome = killLeftoverGroup(group.pgid, group.startTicks ?? undefined);
+    const outcome = killLeftoverGroup(group.pgid, group.startTicks ?? undefined, recordedAt(group));
     if (outcome === 'killed')
       deps.logger.warn(
         { event: 'activity.leftover_group_killed', ...where },
@@ -52,6 +52,8 @@ export async function stopEarlierAttempts(deps: Dependencies, attempt: ActivityA
   }
   await forgetEarlierAttemptGroups(deps.knex, attempt.activityKey, attempt.attempt);
 }
+
+const recordedAt = (group: { startedAt: string }) => ({ ms: Date.parse(group.startedAt), now: Date.now() });
 
 function processAlive(pid: number): boolean {
   try {
@@ -71,7 +73,7 @@ export async function sweepDeadWorkers(deps: Dependencies): Promise<number> {
   let killed = 0;
   for (const group of await groupsOnHost(deps.knex, hostname())) {
     if (group.workerPid === process.pid || processAlive(group.workerPid)) continue;
-    if (killLeftoverGroup(group.pgid, group.startTicks ?? undefined) === 'killed') {
+    if (killLeftoverGroup(group.pgid, group.startTicks ?? undefined, recordedAt(group)) === 'killed') {
       killed++;
       deps.logger.warn(
         { event: 'activity.leftover_group_killed', activityKey: group.activityKey, pgid: group.pgid },

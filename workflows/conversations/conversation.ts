@@ -1,6 +1,9 @@
 import {
+  ActivityCancellationType,
   ActivityFailure,
+  CancellationScope,
   condition,
+  isCancellation,
   continueAsNew,
   proxyActivities,
   setHandler,
@@ -15,7 +18,7 @@ import {
   type ConversationWorkflowInput,
 } from '../../domain/conversations/conversation-workflow.js';
 import type { ConversationActivities, TurnActivities } from '../../activities/conversations/activities.js';
-import { messageSignal } from './conversation-messages.js';
+import { cancelTurnSignal, messageSignal } from './conversation-messages.js';
 
 /**
  * A conversation's turns, one at a time in arrival order. Signals only wake the workflow: the
@@ -34,6 +37,11 @@ export async function conversation(input: ConversationWorkflowInput): Promise<vo
   setHandler(messageSignal, ({ messageId }) => {
     if (!finished.has(messageId)) pending.add(messageId);
   });
+  // The turn running now, which a cancel signal for its message stops.
+  let running: { messageId: number; scope: CancellationScope } | undefined;
+  setHandler(cancelTurnSignal, ({ messageId }) => {
+    if (running?.messageId === messageId) running.scope.cancel();
+  });
 
   const core = proxyActivities<ConversationActivities>({
     startToCloseTimeout: '1 minute',
@@ -45,15 +53,23 @@ export async function conversation(input: ConversationWorkflowInput): Promise<vo
     // A worker that died mid-turn is noticed by its missing heartbeats; the turn then runs again.
     heartbeatTimeout: input.turnHeartbeatTimeoutMs ?? DEFAULT_TURN_HEARTBEAT_TIMEOUT_MS,
     retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: TURN_ATTEMPTS },
+    // A cancelled turn ends itself (stops the assistant, records the end) before the next starts.
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   });
 
   /** Runs a turn; when every attempt failed (a bug, a database that stays down) the turn is marked failed. */
   const answer = async (messageId: number) => {
+    const scope = new CancellationScope();
+    running = { messageId, scope };
     try {
-      await assistant.runAssistantTurn({ conversationId, messageId });
+      await scope.run(() => assistant.runAssistantTurn({ conversationId, messageId }));
     } catch (error) {
+      // Cancelled on request: the activity recorded the turn's end itself.
+      if (isCancellation(error)) return;
       if (!(error instanceof ActivityFailure)) throw error;
       await core.abandonTurn({ conversationId, messageId, reason: error.cause?.message ?? error.message });
+    } finally {
+      running = undefined;
     }
   };
 

@@ -54,7 +54,7 @@ export const Message = StrictObject({
   role: StringEnum(['user', 'assistant', 'tool', 'system', 'error']),
   content: Type.String(),
   metadata: AnyObject({ description: 'kind (text, tool_call, tool_result, session, error) and its details' }),
-  turn_status: NullableStringEnum(['queued', 'running', 'completed', 'failed'], {
+  turn_status: NullableStringEnum(['queued', 'running', 'completed', 'failed', 'cancelled'], {
     description: 'user messages only: the state of the turn answering it',
   }),
   reply_to_message_id: Nullable(Type.Integer({ description: 'output rows: the user message they answer' })),

@@ -6,19 +6,34 @@ import {
   encodeCursor,
   pageLimit,
   pageQueryProperties,
+  problemResponse,
   StrictObject,
+  StringEnum,
   Type,
   type RouteDefinition,
 } from '../../http/index.js';
 import type { ServiceContext } from '../../../services/context.js';
-import { listMessages, postMessage, type TurnDispatch } from '../../../services/conversations/messages.js';
+import {
+  cancelRunningTurn,
+  listMessages,
+  postMessage,
+  type CancelTurn,
+  type TurnDispatch,
+} from '../../../services/conversations/messages.js';
 import { messageWire } from '../../../domain/conversations/wire.js';
 import { conversationParams } from './conversation-routes.js';
 import { MessageAccepted, MessagePage } from './conversation-schemas.js';
 
 export interface MessageRouteDependencies extends TurnDispatch {
   context: ServiceContext;
+  cancel: CancelTurn;
 }
+
+const TurnCancelling = StrictObject({
+  message_id: Type.Integer({ description: 'the message whose turn is being cancelled' }),
+  conversation_id: Type.String(),
+  status: StringEnum(['cancelling']),
+});
 
 export const MAX_MESSAGE_LENGTH = 200_000;
 const PAGE = { default: 50, max: 500 };
@@ -88,6 +103,33 @@ export function messageRoutes(deps: MessageRouteDependencies): RouteDefinition[]
             message_id: posted.message.id,
             conversation_id: posted.conversation.platformConversationId,
             ...posted.place,
+          },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/conversations/{id}/cancel',
+      operationId: 'cancelTurn',
+      summary: 'Cancel the turn running now: the assistant stops, its output so far is kept',
+      description:
+        'The turn ends `cancelled` (event `turn_cancelled` on the stream) within a heartbeat of the assistant, about ' +
+        '10 s at most; queued messages are answered next as usual.',
+      tags: ['conversations'],
+      params: conversationParams,
+      responses: {
+        202: { description: 'the cancel was handed to the conversation', schema: TurnCancelling },
+        404: problemResponse('no conversation with that id'),
+        409: problemResponse('no_turn_running: no turn of this conversation is running'),
+      },
+      handler: async ({ params }) => {
+        const cancelling = await cancelRunningTurn(context, params.id, deps.cancel);
+        return {
+          status: 202,
+          body: {
+            message_id: cancelling.messageId,
+            conversation_id: cancelling.conversationId,
+            status: 'cancelling',
           },
         };
       },

@@ -162,6 +162,50 @@ for (const kind of databaseKinds()) {
       expect(calls).to.have.length(1);
     });
 
+    it('keeps the key of a long request by renewing its lease, so a retry cannot take it over', async () => {
+      // A real clock and a short lease: without renewals the key would lapse while the first waits.
+      const quick = new IdempotencyKeys(test.db.knex, { leaseMs: 200 });
+      const app = createHttpApp({
+        title: 'lease test',
+        version: '0',
+        logger: captureLogs('silent').logger,
+        idempotency: quick,
+        authentication: byHeader,
+        routes: [
+          defineRoute({
+            method: 'POST',
+            path: '/slow',
+            operationId: 'slowThing',
+            summary: 'slow',
+            idempotent: true,
+            responses: { 204: { description: 'done' } },
+            handler: async () => {
+              calls.push({ name: 'slow' });
+              await gate.pass();
+            },
+          }),
+        ],
+      });
+      const slow = await listen(app);
+      try {
+        const send = () =>
+          fetch(`${slow.url}/slow`, {
+            method: 'POST',
+            headers: { 'Idempotency-Key': 'long', 'X-Test-User': 'ada' },
+          });
+        gate.close();
+        const first = send();
+        while (calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        expect((await send()).status).to.equal(409);
+        gate.open();
+        expect((await first).status).to.equal(204);
+        expect(calls).to.have.length(1);
+      } finally {
+        await slow.close();
+      }
+    });
+
     it('keeps keys apart per caller', async () => {
       expect((await post({ name: 'lamp' }, 'shared', 'ada')).body.id).to.equal(1);
       expect((await post({ name: 'lamp' }, 'shared', 'grace')).body.id).to.equal(2);

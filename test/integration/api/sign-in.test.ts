@@ -223,6 +223,12 @@ for (const kind of databaseKinds()) {
       expect(sixth.headers.get('retry-after')).to.equal('50');
       expect(cookiesSet(sixth.headers)).to.deep.equal([]);
 
+      // Addresses a client writes in front of the proxy's own do not give it a fresh limit.
+      const spoofed = await signInWith(USERNAME, PASSWORD, {
+        'X-Forwarded-For': `198.51.100.7, 10.0.0.${client}`,
+      });
+      expect(spoofed.status).to.equal(429);
+
       // Another address is not held back by this one.
       const elsewhere = await signInWith(USERNAME, PASSWORD, { 'X-Forwarded-For': '192.0.2.44' });
       expect(elsewhere.status).to.equal(200);
@@ -332,6 +338,13 @@ for (const kind of databaseKinds()) {
         expect(answer.status, next).to.equal(303);
         expect(answer.headers.get('location'), next).to.equal('/');
       }
+
+      // A page name beyond ASCII is sent on percent-encoded (a raw one cannot be a header).
+      const named = await call('GET', `/login?next=${encodeURIComponent('/runs/名前')}`, {
+        headers: { Cookie: cookie },
+      });
+      expect(named.status).to.equal(303);
+      expect(named.headers.get('location')).to.equal('/runs/%E5%90%8D%E5%89%8D');
 
       const out = await call('POST', '/logout', { headers: { Cookie: cookie } });
       expect(out.status).to.equal(303);

@@ -21,6 +21,10 @@ interface Accepted {
   position: number;
 }
 
+interface Problem {
+  code: string;
+}
+
 interface StoredMessage {
   id: number;
   role: string;
@@ -201,6 +205,39 @@ for (const kind of databaseKinds()) {
       expect(users.map((message) => message.id)).to.deep.equal([first.body.message_id]);
       const turns = conversation.stream.frames.filter((frame) => frame.data.type === 'turn_started');
       expect(turns).to.have.length(1);
+    });
+
+    it('cancels the running turn on request: the assistant stops, it ends cancelled, the next message is answered', async () => {
+      await start();
+      const conversation = await newConversation();
+      const path = `/api/conversations/${conversation.platform_conversation_id}`;
+      expect((await call<Problem>('POST', `${path}/cancel`)).body.code).to.equal('no_turn_running');
+
+      const words = Array.from({ length: 100 }, (_, index) => `w${index}`).join(' ');
+      const long = await send(conversation, `[fake:slow 200]\n[fake:reply ${words}]`);
+      await conversation.stream.waitFor(
+        (frame) => frame.data.type === 'text' && frame.data.messageId === long.message_id,
+        60_000,
+      );
+      const cancelling = await call<{ message_id: number; status: string }>('POST', `${path}/cancel`);
+      expect(cancelling.status).to.equal(202);
+      expect(cancelling.body).to.deep.include({ message_id: long.message_id, status: 'cancelling' });
+      const end = await conversation.stream.waitFor(
+        (frame) =>
+          ['turn_completed', 'turn_failed', 'turn_cancelled'].includes(frame.data.type) &&
+          frame.data.messageId === long.message_id,
+        60_000,
+      );
+      expect(end.data.type).to.equal('turn_cancelled');
+      const next = await send(conversation, 'still there?\n[fake:reply yes]');
+      expect((await turnEnd(conversation.stream, next.message_id)).data.type).to.equal('turn_completed');
+      const stored = await messages(conversation);
+      expect(stored.find((message) => message.id === long.message_id)!.turn_status).to.equal('cancelled');
+      // Stopped mid-way: the text so far is kept, not the whole reply.
+      const partial = stored.filter(
+        (message) => message.reply_to_message_id === long.message_id && message.role === 'assistant',
+      );
+      expect(partial.map((message) => message.content).join(' ')).to.not.equal(words);
     });
 
     it('answers one message at a time in arrival order and resumes the provider session', async () => {

@@ -1,7 +1,11 @@
 import { expect } from 'chai';
 import { hostname } from 'node:os';
 import { spawn } from 'node:child_process';
-import { killLeftoverGroup, processStartTicks } from '../../../infra/processes/leftover-groups.js';
+import {
+  killLeftoverGroup,
+  LEADERLESS_TRUST_MS,
+  processStartTicks,
+} from '../../../infra/processes/leftover-groups.js';
 import {
   observeProcessGroups,
   signalGroup,
@@ -45,7 +49,7 @@ describe('process groups left by an earlier attempt', () => {
     const ticks = processStartTicks(pgid);
     expect(ticks).to.match(/^\d+$/);
     expect(killLeftoverGroup(pgid, ticks)).to.equal('killed');
-    await until(() => !groupAlive(pgid), 'condition');
+    await until(() => !groupAlive(pgid), 'the group to change');
   });
 
   it('leaves a stranger alone: a leader with another start time got the id after ours ended', () => {
@@ -61,11 +65,15 @@ describe('process groups left by an earlier attempt', () => {
     const pgid = leader.pid!;
     started.push(pgid);
     await new Promise((resolve) => leader.once('exit', resolve));
-    await until(() => processStartTicks(pgid) === undefined, 'condition');
+    await until(() => processStartTicks(pgid) === undefined, 'the group to change');
     expect(groupAlive(pgid)).to.equal(true);
-    expect(killLeftoverGroup(pgid, '12345')).to.equal('killed');
-    await until(() => !groupAlive(pgid), 'condition');
-    expect(killLeftoverGroup(pgid, '12345')).to.equal('gone');
+    // Recorded long ago, a leaderless group is no longer taken for ours.
+    expect(killLeftoverGroup(pgid, '12345', { ms: 0, now: LEADERLESS_TRUST_MS + 1 })).to.equal('gone');
+    expect(groupAlive(pgid)).to.equal(true);
+    const recent = { ms: Date.now(), now: Date.now() };
+    expect(killLeftoverGroup(pgid, '12345', recent)).to.equal('killed');
+    await until(() => !groupAlive(pgid), 'the members to end');
+    expect(killLeftoverGroup(pgid, '12345', recent)).to.equal('gone');
   });
 });
 
@@ -92,7 +100,7 @@ for (const kind of databaseKinds()) {
         spawnProcessGroup('bash', ['-c', 'read line'], { env: process.env }),
       );
       started.push(child.pid!);
-      await until(async () => (await rows()).length === 1, 'condition');
+      await until(async () => (await rows()).length === 1, 'the group to change');
       expect(await rows()).to.deep.equal([
         { activity_key: 'wf/run/1', attempt: 1, pgid: child.pid, host: hostname() },
       ]);
@@ -107,17 +115,17 @@ for (const kind of databaseKinds()) {
       // Attempt 1 started a group and its worker died: nothing forgot the record.
       const orphan = observeProcessGroups(attemptRecorder(deps(), first), () => startGroup());
       started.push(orphan);
-      await until(async () => (await rows()).length === 1, 'condition');
+      await until(async () => (await rows()).length === 1, 'the group to change');
       // Another activity's group must survive.
       const other = observeProcessGroups(
         attemptRecorder(deps(), { activityKey: 'wf/run/8', attempt: 1 }),
         () => startGroup(),
       );
       started.push(other);
-      await until(async () => (await rows()).length === 2, 'condition');
+      await until(async () => (await rows()).length === 2, 'the group to change');
 
       await stopEarlierAttempts(deps(), { activityKey: 'wf/run/7', attempt: 2 });
-      await until(() => !groupAlive(orphan), 'condition');
+      await until(() => !groupAlive(orphan), 'the group to change');
       expect(groupAlive(other)).to.equal(true);
       expect((await rows()).map((row: { activity_key: string }) => row.activity_key)).to.deep.equal([
         'wf/run/8',
@@ -161,7 +169,7 @@ for (const kind of databaseKinds()) {
       await record(orphan, dead.pid!);
       await record(kept, process.pid);
       expect(await sweepDeadWorkers(deps())).to.equal(1);
-      await until(() => !groupAlive(orphan), 'condition');
+      await until(() => !groupAlive(orphan), 'the group to change');
       expect(groupAlive(kept)).to.equal(true);
       expect((await rows()).map((row: { pgid: number }) => row.pgid)).to.deep.equal([kept]);
     });

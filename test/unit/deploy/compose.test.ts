@@ -82,11 +82,12 @@ describe('docker-compose.yml', () => {
     for (const volume of named) expect(compose.volumes, volume).to.have.property(volume);
   });
 
-  it('runs the forward-auth service for the sign-in proxy, unpublished, trusting only the proxy', () => {
+  it('runs the forward-auth service for the sign-in proxy, unpublished, trusting what the API trusts', () => {
     const auth = services['cairn-auth']!;
     expect(auth.profiles).to.deep.equal(['sign-in']);
     expect(auth.command).to.deep.equal(['auth', 'serve']);
-    expect(auth.environment?.TRUST_PROXY).to.equal('true');
+    // The same trust as the API's: both must look for the same cookie name.
+    expect(auth.environment?.TRUST_PROXY).to.equal(services['cairn-api']!.environment?.TRUST_PROXY);
     expect(auth.environment?.DATABASE_URL).to.equal(services['cairn-api']!.environment?.DATABASE_URL);
     expect(auth.ports).to.equal(undefined);
     expect(services.proxy!.volumes).to.include('./deploy/${CADDYFILE:-Caddyfile}:/etc/caddy/Caddyfile:ro');

@@ -194,3 +194,29 @@ export async function runningTurnId(knex: Knex, conversationId: string): Promise
     .first()) as { id: unknown } | undefined;
   return row === undefined ? undefined : Number(row.id);
 }
+
+/** The turns running now in the conversations of a codebase. */
+export async function runningTurnsOfCodebase(
+  knex: Knex,
+  codebaseId: string,
+): Promise<Array<{ conversationId: string; messageId: number }>> {
+  const rows = (await knex('messages')
+    .join('conversations', 'conversations.id', 'messages.conversation_id')
+    .select('messages.id', 'messages.conversation_id')
+    .where({ 'conversations.codebase_id': codebaseId, 'messages.turn_status': 'running' })) as Array<{
+    id: unknown;
+    conversation_id: string;
+  }>;
+  return rows.map((row) => ({ conversationId: row.conversation_id, messageId: Number(row.id) }));
+}
+
+/** How many of these messages still have a turn running. */
+export async function countRunningTurns(knex: Knex, messageIds: number[]): Promise<number> {
+  if (messageIds.length === 0) return 0;
+  const row = (await knex('messages')
+    .whereIn('id', messageIds)
+    .andWhere('turn_status', 'running')
+    .count({ count: '*' })
+    .first()) as { count: unknown };
+  return Number(row.count);
+}

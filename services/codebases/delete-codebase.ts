@@ -15,9 +15,13 @@ import { deleteBranch, uniqueCommitCount } from '../../infra/git/branches.js';
 import { BRANCH_PREFIX } from '../worktrees/branch-names.js';
 import { ServiceError } from '../service-error.js';
 import { claimCodebaseDeletion, releaseCodebaseDeletion } from '../../db/repositories/codebases.js';
+import { countRunningTurns, runningTurnsOfCodebase } from '../../db/repositories/messages.js';
+import { turnCanceller } from '../conversations/conversation-client.js';
 
 export interface DeletionReport {
   cancelledRuns: number;
+  /** Chat turns that were running in the codebase's worktrees, cancelled before they went. */
+  cancelledTurns: number;
   removedWorktrees: number;
   removedWorkspace: boolean;
   /** Branches Cairn made in the user's repository (a codebase registered by path), now deleted. */
@@ -42,8 +46,11 @@ export async function deleteCodebase(
   actor: string,
   /** Tells a cancelled run's execution to stop (its worktree is about to go). */
   stopRun: (runId: string) => Promise<void> = async () => undefined,
+  /** Cancels a chat turn running in one of the codebase's worktrees. */
+  cancelTurn: (conversationId: string, messageId: number) => Promise<void> = async () => undefined,
 ): Promise<DeletionReport> {
   const { knex } = context.db;
+  const cancelledTurns = await cancelRunningTurns(context, codebase.id, cancelTurn);
   let cancelledRuns = 0;
   for (const runId of await listRunIdsOfCodebase(knex, codebase.id, CANCELLATION.from)) {
     const run = await findRun(knex, runId);
@@ -93,7 +100,34 @@ export async function deleteCodebase(
     },
     'codebase deleted',
   );
-  return { cancelledRuns, removedWorktrees, removedWorkspace, failedWorktrees, ...branches };
+  return { cancelledRuns, cancelledTurns, removedWorktrees, removedWorkspace, failedWorktrees, ...branches };
+}
+
+/** How long a deletion waits for cancelled turns to stop before it removes their folders. */
+const TURN_STOP_WAIT_MS = 20_000;
+
+/**
+ * Cancels the chat turns running in the codebase's worktrees and waits (a while) for them to
+ * end, so no assistant keeps working in a folder that is about to be removed. Each ends
+ * `cancelled`, with its event on the conversation's stream.
+ */
+async function cancelRunningTurns(
+  context: { db: Database; logger: Logger },
+  codebaseId: string,
+  cancelTurn: (conversationId: string, messageId: number) => Promise<void>,
+): Promise<number> {
+  const turns = await runningTurnsOfCodebase(context.db.knex, codebaseId);
+  for (const turn of turns) {
+    await cancelTurn(turn.conversationId, turn.messageId).catch((error: unknown) =>
+      context.logger.warn({ event: 'codebase.turn_cancel_failed', ...turn, err: (error as Error).message }),
+    );
+  }
+  const ids = turns.map((turn) => turn.messageId);
+  const deadline = Date.now() + TURN_STOP_WAIT_MS;
+  while ((await countRunningTurns(context.db.knex, ids)) > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return turns.length;
 }
 
 /**
@@ -150,7 +184,13 @@ export async function deleteCodebaseById(
   if (!claimed) throw ServiceError.notFound(`No codebase with id ${id} (it is being deleted).`);
   const runs = runClient(temporal);
   try {
-    const report = await deleteCodebase(context, codebase, actor, (runId) => runs.cancel(runId, actor));
+    const report = await deleteCodebase(
+      context,
+      codebase,
+      actor,
+      (runId) => runs.cancel(runId, actor),
+      turnCanceller(temporal.client),
+    );
     return { id: codebase.id, ...report };
   } catch (error) {
     await releaseCodebaseDeletion(context.db.knex, id).catch(() => undefined);

@@ -65,6 +65,9 @@ const deletionReport = StrictObject({
   id: Type.String(),
   deleted: Type.Boolean(),
   cancelledRuns: Type.Integer(),
+  cancelledTurns: Type.Integer({
+    description: "chat turns running in the codebase's worktrees, cancelled first",
+  }),
   removedWorktrees: Type.Integer(),
   removedWorkspace: Type.Boolean(),
   failedWorktrees: Type.Array(StrictObject({ environmentId: Type.String(), error: Type.String() })),

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
 import { startTestCoreApp, type TestCoreApp } from '../../support/core-app.js';
@@ -340,6 +340,38 @@ for (const kind of databaseKinds()) {
       expect(crashedTurn.resume).to.equal(goodTurn.sessionId);
       // Not a fresh session: the session the good turn ended in, not the crashed turn's.
       expect(nextTurn.resume).to.equal(goodTurn.sessionId);
+    });
+
+    it('cancels the turns running in a codebase before deleting it, so none works in a removed folder', async () => {
+      await start();
+      const repo = makeTempRepo({ files: { 'README.md': '# app\n' } });
+      repos.push(repo);
+      const registered = await call<{ id: string }>('POST', '/api/codebases', { path: repo.path });
+      const conversation = await newConversation({ codebase_id: registered.body.id });
+      const words = Array.from({ length: 200 }, (_, index) => `w${index}`).join(' ');
+      const long = await send(conversation, `[fake:slow 200]\n[fake:reply ${words}]`);
+      await conversation.stream.waitFor(
+        (frame) => frame.data.type === 'text' && frame.data.messageId === long.message_id,
+        60_000,
+      );
+      const cwd = fakes.invocations().find((entry) => String(entry.cwd).includes('worktrees'))!.cwd as string;
+      expect(existsSync(cwd)).to.equal(true);
+
+      const deleted = await call<{ cancelledTurns: number; removedWorktrees: number }>(
+        'DELETE',
+        `/api/codebases/${registered.body.id}`,
+      );
+      expect(deleted.status).to.equal(200);
+      expect(deleted.body).to.include({ cancelledTurns: 1, removedWorktrees: 1 });
+      // The turn had ended, cancelled, before its folder went.
+      const end = conversation.stream.frames.find(
+        (frame) =>
+          frame.data.messageId === long.message_id &&
+          String(frame.data.type).startsWith('turn_') &&
+          frame.data.type !== 'turn_started',
+      );
+      expect(end?.data.type).to.equal('turn_cancelled');
+      expect(existsSync(cwd)).to.equal(false);
     });
 
     it('runs a codebase conversation in its own worktree, and refuses to spawn when env keys appear', async () => {

@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { CairnConfig, ConfigProblem } from './config-types.js';
 import { configDefaults } from './defaults.js';
@@ -41,7 +42,37 @@ export function readGlobalLayer(home: string, logger: Logger): ConfigLayer {
 
 export function readRepositoryLayer(repoPath: string, logger: Logger): ConfigLayer {
   const file = repositoryConfigFile(repoPath);
+  const outside = outsideRepository(repoPath, file);
+  if (outside) {
+    // The checkout is a boundary: a `.cairn` or config.yaml that links elsewhere is not read.
+    logger.warn(
+      { event: 'config.file_outside_repository', file },
+      `[Config] ${file} links outside the repository; ignored`,
+    );
+    return {
+      file,
+      read: {
+        present: true,
+        value: {},
+        problems: [{ file, message: `links outside the repository (${outside}); ignored` }],
+      },
+    };
+  }
   return { file, read: readConfigFile(file, 'repository', logger) };
+}
+
+/** Where `file` really is when that is outside `repoPath` (through a link); undefined otherwise. */
+function outsideRepository(repoPath: string, file: string): string | undefined {
+  let real: string;
+  let root: string;
+  try {
+    real = realpathSync(file);
+    root = realpathSync(repoPath);
+  } catch {
+    return undefined; // no such file (or repository): nothing is read from anywhere
+  }
+  const inside = real.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+  return inside ? undefined : real;
 }
 
 /**

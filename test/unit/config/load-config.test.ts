@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { configDefaults } from '../../../config/defaults.js';
@@ -280,6 +281,26 @@ describe('config/load-config', () => {
       load();
       expect(errorLines()).to.have.length(1);
       expect(JSON.stringify(logs.lines)).not.to.contain('hunter2');
+    });
+  });
+
+  describe('the checkout boundary', () => {
+    it('does not read a repository config that links outside the repository', () => {
+      const elsewhere = temp.make();
+      writeFile(path.join(elsewhere, 'config.yaml'), 'env: { STOLEN: from-outside }\n');
+      // `.cairn` itself is a link to a folder outside the checkout.
+      symlinkSync(elsewhere, path.join(repo, '.cairn'));
+      const config = load();
+      expect(config.effective.env).to.deep.equal({});
+      expect(config.problems).to.have.length(1);
+      expect(config.problems[0]!.message).to.match(/^links outside the repository/);
+    });
+
+    it('reads one that links to another file inside the repository', () => {
+      writeFile(path.join(repo, 'shared', 'cairn.yaml'), 'env: { REGION: eu }\n');
+      mkdirSync(path.join(repo, '.cairn'));
+      symlinkSync(path.join(repo, 'shared', 'cairn.yaml'), repoFile());
+      expect(load().effective.env).to.deep.equal({ REGION: 'eu' });
     });
   });
 

@@ -1,7 +1,7 @@
 import type { Authentication, HttpContext, HttpPrincipal } from '../http/index.js';
 import { HttpProblem } from '../http/index.js';
 import type { SignIn } from '../../services/auth/sign-in.js';
-import { clearSessionCookie, readSessionCookie } from './session-cookie.js';
+import { clearSessionCookie, PLAIN_NAME, readSessionCookie } from './session-cookie.js';
 import { localPath } from './html-page.js';
 
 export const SIGN_IN_PAGE = '/login';
@@ -13,7 +13,7 @@ export const SIGN_IN_SECURITY_SCHEMES = {
   sessionCookie: {
     type: 'apiKey',
     in: 'cookie',
-    name: 'cairn_session',
+    name: PLAIN_NAME,
     description:
       'The session a browser gets from POST /api/auth/login or the /login page (named __Host-cairn_session under https).',
   },

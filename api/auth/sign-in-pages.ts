@@ -1,9 +1,16 @@
-import { defineRoute, defineRoutes, StrictObject, Type, type RouteDefinition } from '../http/index.js';
+import {
+  defineRoute,
+  defineRoutes,
+  StrictObject,
+  toHttpProblem,
+  Type,
+  type RouteDefinition,
+} from '../http/index.js';
 import type { HttpContext } from '../http/index.js';
 import type { SignIn } from '../../services/auth/sign-in.js';
 import { ServiceError } from '../../services/service-error.js';
 import { escapeHtml, htmlPage, localPath, seeOther } from './html-page.js';
-import { clearSessionCookie, readSessionCookie, setSessionCookie } from './session-cookie.js';
+import { endBrowserSession, startBrowserSession } from './session-cookie.js';
 import { credentialFields } from './sign-in-routes.js';
 import { SIGN_IN_PAGE } from './sign-in-authentication.js';
 
@@ -30,8 +37,7 @@ to require one (see docs/operations.md).</p>`;
 /** A refused sign-in shown on the form again: the same words whichever half was wrong. */
 function refusedPage(error: ServiceError, next: string, ctx: HttpContext) {
   if (error.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(error.retryAfterSeconds));
-  const status = error.kind === 'rate_limited' ? 429 : error.kind === 'not_found' ? 404 : 401;
-  return htmlPage('Sign in · Cairn', signInForm(next, error.detail), status);
+  return htmlPage('Sign in · Cairn', signInForm(next, error.detail), toHttpProblem(error).status);
 }
 
 /** The sign-in and sign-out pages: plain HTML forms that work without JavaScript. */
@@ -75,8 +81,7 @@ export function signInPages(signIn: SignIn): RouteDefinition[] {
       handler: async ({ body, ctx }) => {
         const next = localPath(body.next);
         try {
-          const session = await signIn.signIn(body.username, body.password, ctx.ip);
-          setSessionCookie(ctx, session.cookieValue, session.maxAgeSeconds);
+          await startBrowserSession(signIn, ctx, body);
           return seeOther(next);
         } catch (error) {
           if (error instanceof ServiceError) return refusedPage(error, next, ctx);
@@ -93,8 +98,7 @@ export function signInPages(signIn: SignIn): RouteDefinition[] {
       public: true,
       responses: { 303: { description: 'signed out: on to the sign-in page' } },
       handler: async ({ ctx }) => {
-        await signIn.signOut(readSessionCookie(ctx));
-        clearSessionCookie(ctx);
+        await endBrowserSession(signIn, ctx);
         return seeOther(SIGN_IN_PAGE);
       },
     }),

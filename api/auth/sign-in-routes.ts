@@ -9,7 +9,7 @@ import {
   type RouteDefinition,
 } from '../http/index.js';
 import type { SignIn } from '../../services/auth/sign-in.js';
-import { clearSessionCookie, readSessionCookie, setSessionCookie } from './session-cookie.js';
+import { endBrowserSession, startBrowserSession } from './session-cookie.js';
 
 /** What a sign-in form sends; bounded so a huge "password" costs nothing before the check. */
 export const credentialFields = {
@@ -56,8 +56,7 @@ export function signInRoutes(signIn: SignIn): RouteDefinition[] {
         429: tooMany,
       },
       handler: async ({ body, ctx }) => {
-        const session = await signIn.signIn(body.username, body.password, ctx.ip);
-        setSessionCookie(ctx, session.cookieValue, session.maxAgeSeconds);
+        const session = await startBrowserSession(signIn, ctx, body);
         return { body: { username: session.username, expiresAt: session.expiresAt } };
       },
     }),
@@ -69,10 +68,7 @@ export function signInRoutes(signIn: SignIn): RouteDefinition[] {
       tags: ['sign-in'],
       public: true,
       responses: { 204: { description: 'signed out (also when there was no session)' } },
-      handler: async ({ ctx }) => {
-        await signIn.signOut(readSessionCookie(ctx));
-        clearSessionCookie(ctx);
-      },
+      handler: ({ ctx }) => endBrowserSession(signIn, ctx),
     }),
     defineRoute({
       method: 'GET',

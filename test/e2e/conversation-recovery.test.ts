@@ -67,13 +67,7 @@ describe('a worker killed in the middle of a turn', function () {
       expect(page.items.find((m) => m.id === messageId)!.turn_status).to.equal('completed');
       stream.close();
     } finally {
-      if (conversationId && setup) {
-        await setup.temporal.client.workflow
-          .getHandle(conversationWorkflowId(conversationId))
-          .terminate('test over')
-          .catch(() => undefined);
-      }
-      await setup?.close();
+      await setup?.close(conversationId && conversationWorkflowId(conversationId));
       fakes.cleanup();
     }
   });
@@ -118,13 +112,7 @@ describe('a worker killed in the middle of a turn', function () {
       expect(isAlive(helper), "the dead attempt's helper still running").to.equal(false);
       stream.close();
     } finally {
-      if (conversationId && setup) {
-        await setup.temporal.client.workflow
-          .getHandle(conversationWorkflowId(conversationId))
-          .terminate('test over')
-          .catch(() => undefined);
-      }
-      await setup?.close();
+      await setup?.close(conversationId && conversationWorkflowId(conversationId));
       fakes.cleanup();
       const last = readPid(childPidFile);
       if (last !== undefined && isAlive(last)) process.kill(last, 'SIGKILL');

@@ -96,13 +96,7 @@ describe('a worker killed in the middle of a workflow run', function () {
       expect(streamed.filter((frame) => frame.data.type === 'node_completed')).to.have.length(3);
     } finally {
       stream?.close();
-      if (runId && setup) {
-        await setup.temporal.client.workflow
-          .getHandle(runWorkflowId(runId))
-          .terminate('test over')
-          .catch(() => undefined);
-      }
-      await setup?.close();
+      await setup?.close(runId && runWorkflowId(runId));
       fakes.cleanup();
       repo.cleanup();
       markers.cleanup();
@@ -167,13 +161,7 @@ describe('a worker killed in the middle of a workflow run', function () {
       stream.close();
     } finally {
       writeFileSync(join(markers.path, 'release'), '');
-      if (runId && setup) {
-        await setup.temporal.client.workflow
-          .getHandle(runWorkflowId(runId))
-          .terminate('test over')
-          .catch(() => undefined);
-      }
-      await setup?.close();
+      await setup?.close(runId && runWorkflowId(runId));
       fakes.cleanup();
       repo.cleanup();
       markers.cleanup();

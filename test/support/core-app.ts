@@ -27,8 +27,12 @@ export interface TestCoreAppOptions {
   workflowDefaults?: Omit<ConversationWorkflowInput, 'conversationId' | 'pending'>;
   /** Runs carry Cairn's search attributes (the test server registers them). */
   searchAttributes?: boolean;
-  /** Sign-in as the environment would configure it; open by default. */
-  signIn?: SignInSettings;
+  /** The sign-in the API checks; open by default. */
+  signIn?: SignIn;
+  version?: string;
+  adapters?: string[];
+  corsOrigin?: string;
+  update?: UpdateInfo;
 }
 
 export const OPEN_SIGN_IN: SignInSettings = { mode: 'open', trustProxy: false };
@@ -50,15 +54,17 @@ export async function startTestCoreApp(
     taskQueue: temporalAccess.taskQueue,
     searchAttributes: options.searchAttributes ?? false,
   };
+  const version = options.version ?? '0.0.0-test';
   const app = createCoreApp({
     db,
     logger: context.logger,
-    version: '0.0.0-test',
+    version,
     maxConcurrent: options.maxConcurrent ?? 2,
-    adapters: ['web'],
+    adapters: options.adapters ?? ['web'],
+    corsOrigin: options.corsOrigin,
     validateResponses: true,
-    update: sourceBuildUpdateInfo('0.0.0-test', ''),
-    signIn: new SignIn(db.knex, options.signIn ?? OPEN_SIGN_IN),
+    update: options.update ?? sourceBuildUpdateInfo(version, ''),
+    signIn: options.signIn ?? new SignIn(db.knex, OPEN_SIGN_IN),
     codebases: { registration: context, temporal },
     conversations: {
       hub,
@@ -78,50 +84,19 @@ export async function startTestCoreApp(
   };
 }
 
-export interface LazyCoreAppOptions {
+export interface LazyCoreAppOptions extends TestCoreAppOptions {
   home: string;
   /** Variables of the service context (over the test process's own). */
   env?: Record<string, string>;
   logger: Logger;
-  signIn?: SignIn;
-  version?: string;
-  maxConcurrent?: number;
-  adapters?: string[];
-  corsOrigin?: string;
-  update?: UpdateInfo;
 }
 
 /**
  * The core API for tests of the endpoints that never reach Temporal (health, system, sign-in):
  * its client is lazy and connects only if something asks, which these tests never do.
  */
-export async function startLazyCoreApp(db: Database, options: LazyCoreAppOptions): Promise<TestCoreApp> {
-  const hub = new JournalHub({ knex: db.knex, logger: options.logger, pollMs: 1_000 });
-  const lazyClient = new Client();
-  const version = options.version ?? '0.0.0-test';
-  const app = createCoreApp({
-    db,
-    logger: options.logger,
-    version,
-    maxConcurrent: options.maxConcurrent ?? 2,
-    adapters: options.adapters ?? ['web'],
-    corsOrigin: options.corsOrigin,
-    validateResponses: true,
-    update: options.update ?? sourceBuildUpdateInfo(version, ''),
-    signIn: options.signIn ?? new SignIn(db.knex, OPEN_SIGN_IN),
-    codebases: {
-      registration: testServiceContext(db, { home: options.home, env: options.env }),
-      temporal: { client: lazyClient, taskQueue: 'unused' },
-    },
-    conversations: { hub, dispatch: turnDispatcher({ client: lazyClient, taskQueue: 'unused' }) },
-  });
-  const server = await listen(app);
-  return {
-    ...server,
-    hub,
-    async close() {
-      await server.close();
-      hub.close();
-    },
-  };
+export function startLazyCoreApp(db: Database, options: LazyCoreAppOptions): Promise<TestCoreApp> {
+  const context = testServiceContext(db, { home: options.home, env: options.env, logger: options.logger });
+  const temporal = { temporal: { client: new Client() }, taskQueue: 'unused' };
+  return startTestCoreApp(db, context, temporal, { pollMs: 1_000, ...options });
 }

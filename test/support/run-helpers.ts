@@ -3,10 +3,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { SseConnection } from './sse-client.js';
 
 /**
- * A workflow of three bash nodes to interrupt: the middle one appends a line to `attemptsFile`
- * each time it starts, then takes `seconds`; each node's output names the one before it.
+ * Three bash nodes, each naming the one before in its output; `middle` is the script of the
+ * middle node (lines before its final echo), the one a test interrupts.
  */
-export function interruptibleWorkflow(name: string, attemptsFile: string, seconds: number): string {
+function threeNodeWorkflow(name: string, middle: string[]): string {
   return `name: ${name}
 nodes:
   - id: first
@@ -14,39 +14,31 @@ nodes:
   - id: middle
     depends_on: [first]
     bash: |
-      echo attempt >> '${attemptsFile}'
-      sleep ${seconds}
-      echo "middle after $FIRST_OUTPUT"
+${[...middle, 'echo "middle after $FIRST_OUTPUT"'].map((line) => `      ${line}`).join('\n')}
   - id: last
     depends_on: [middle]
     bash: echo "last after $MIDDLE_OUTPUT"
 `;
 }
 
+/** The middle node appends a line to `attemptsFile` each time it starts, then takes `seconds`. */
+export function interruptibleWorkflow(name: string, attemptsFile: string, seconds: number): string {
+  return threeNodeWorkflow(name, [`echo attempt >> '${attemptsFile}'`, `sleep ${seconds}`]);
+}
+
 /**
- * Like interruptibleWorkflow, but the middle node runs until `<markers>/release` exists, and on
- * starting it notes in `<markers>/overlap` if the previous attempt's script is still alive: two
- * attempts working at once.
+ * The middle node runs until `<markers>/release` exists, and on starting notes in
+ * `<markers>/overlap` if the previous attempt's script is still alive: two attempts at once.
  */
 export function overlapCheckingWorkflow(name: string, markers: string): string {
-  return `name: ${name}
-nodes:
-  - id: first
-    bash: echo "first for $ARGUMENTS"
-  - id: middle
-    depends_on: [first]
-    bash: |
-      if [ -f '${markers}/middle.pid' ] && kill -0 "$(cat '${markers}/middle.pid')" 2>/dev/null; then
-        echo overlap >> '${markers}/overlap'
-      fi
-      echo $$ > '${markers}/middle.pid'
-      echo attempt >> '${markers}/attempts'
-      while [ ! -f '${markers}/release' ]; do sleep 0.1; done
-      echo "middle after $FIRST_OUTPUT"
-  - id: last
-    depends_on: [middle]
-    bash: echo "last after $MIDDLE_OUTPUT"
-`;
+  return threeNodeWorkflow(name, [
+    `if [ -f '${markers}/middle.pid' ] && kill -0 "$(cat '${markers}/middle.pid')" 2>/dev/null; then`,
+    `  echo overlap >> '${markers}/overlap'`,
+    'fi',
+    `echo $$ > '${markers}/middle.pid'`,
+    `echo attempt >> '${markers}/attempts'`,
+    `while [ ! -f '${markers}/release' ]; do sleep 0.1; done`,
+  ]);
 }
 
 export async function waitForFile(path: string, timeoutMs: number): Promise<void> {

@@ -18,7 +18,8 @@ export interface WorkerProcessSetup {
   app: TestCoreApp;
   /** Kills the `cairn worker` process with SIGKILL, then starts another on the same home. */
   killAndReplaceWorker(): Promise<void>;
-  close(): Promise<void>;
+  /** Terminates the test's workflow (when it started one) so no retry outlives it, then closes. */
+  close(workflowId?: string): Promise<void>;
 }
 
 /**
@@ -75,6 +76,14 @@ export async function startWorkerProcess(
       await worker!.exited;
       worker = await startWorker();
     },
-    close,
+    async close(workflowId) {
+      if (workflowId) {
+        await temporal.client.workflow
+          .getHandle(workflowId)
+          .terminate('test over')
+          .catch(() => undefined);
+      }
+      await close();
+    },
   };
 }

@@ -14,8 +14,11 @@
  *   activities what workflows ask of the outside world          -> services, db, infra, domain, config
  *   api        HTTP: parse, call one service, shape the answer  -> services, domain, config;
  *                                                                  record types of db
+ *   adapters   chat doors: receive from a platform, call the    -> services, infra, domain, config;
+ *              same services as the API                            record types of db
  *   worker     worker bootstrap and periodic tasks              -> activities, workflows, services, ...
- *   cli        the cairn command                                -> api, worker, services, ...
+ *   cli        the cairn command                                -> api, adapters, worker, services, client ...
+ *   client     the terminal door: an HTTP client of the API     -> domain only (never server code)
  */
 const layer = (name) => `^${name}/`;
 const only = (from, allowed) => ({
@@ -24,7 +27,7 @@ const only = (from, allowed) => ({
   severity: 'error',
   from: { path: layer(from) },
   to: {
-    path: '^(domain|config|db|infra|workflows|services|activities|api|worker|cli|adapters|scripts|bench|test)/',
+    path: '^(domain|config|db|infra|workflows|services|activities|api|worker|cli|client|adapters|scripts|bench|test|web)/',
     pathNot: [layer(from), ...allowed.map(layer)],
   },
 });
@@ -54,8 +57,13 @@ module.exports = {
     only('activities', ['domain', 'config', 'db', 'infra', 'services']),
     only('api', ['domain', 'config', 'services', 'db']),
     typesOnly('api', 'db', 'Handlers name record types; every read and write goes through a service.'),
+    only('adapters', ['domain', 'config', 'services', 'infra', 'db']),
+    typesOnly('adapters', 'db', 'Adapters name record types; every read and write goes through a service.'),
     only('worker', ['domain', 'config', 'db', 'infra', 'services', 'activities', 'workflows']),
-    only('cli', ['domain', 'config', 'db', 'infra', 'services', 'worker', 'api']),
+    only('cli', ['domain', 'config', 'db', 'infra', 'services', 'worker', 'api', 'adapters', 'client']),
+    only('client', ['domain']),
+    // The web page runs in the browser: it shares only the pure tables of domain/, never server code.
+    only('web', ['domain']),
     only('workflows', ['domain', 'activities', 'services']),
     typesOnly(
       'workflows',

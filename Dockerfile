@@ -26,6 +26,9 @@ ENV CAIRN_HOME=/.cairn NODE_ENV=production HOST=0.0.0.0
 RUN mkdir -p /.cairn && chown node:node /.cairn
 USER node
 VOLUME ["/.cairn"]
+# Liveness of the roles that serve HTTP (start, api); the compose file switches it off for workers.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=4 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3090)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # The compiled build directly: it is current by construction, and this image has no TypeScript
 # to rebuild it with (bin/cairn.mjs would only check that).
 ENTRYPOINT ["node", "dist/cli/main.js"]

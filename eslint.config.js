@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'test/history_files/', 'web/'] },
+  { ignores: ['node_modules/', 'dist/', 'test/history_files/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

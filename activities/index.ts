@@ -5,20 +5,24 @@ import { createCleanupActivities } from './cleanup/activities.js';
 import { createConversationActivities, createTurnActivities } from './conversations/activities.js';
 import { createRunActivities } from './runs/run-activities.js';
 import { createNodeActivities } from './runs/node-activities.js';
+import { createChatActivities } from './chat/chat-activities.js';
+import { createCodeHostActivities } from './codehost/code-host-activities.js';
 
-/** The activities of workflow runs: preparation, bash nodes, bookkeeping (run as local activities). */
+/** The activities of workflow runs: preparation, bash and script nodes, bookkeeping (run as local activities). */
 export function createRunQueueActivities(deps: ServiceContext) {
-  const { runBashNode } = createNodeActivities(deps);
-  return { ...createSystemActivities(deps), ...createRunActivities(deps), runBashNode };
+  const { runBashNode, runScriptNode } = createNodeActivities(deps);
+  return { ...createSystemActivities(deps), ...createRunActivities(deps), runBashNode, runScriptNode };
 }
 
-/** Activities served on the core task queue: registrations, cleanup, conversation bookkeeping. */
+/** Activities served on the core task queue: registrations, cleanup, conversation bookkeeping, chat replies, code-host requests. */
 export function createCoreActivities(deps: ServiceContext) {
   return {
     ...createSystemActivities(deps),
     ...createRegistrationActivities(deps),
     ...createCleanupActivities(deps),
     ...createConversationActivities(deps),
+    ...createChatActivities(deps),
+    ...createCodeHostActivities(deps),
   };
 }
 

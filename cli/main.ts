@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { ConfigError } from '../config/errors.js';
 import { packageInfo } from './boot/package-info.js';
+import { addClientCommands } from './client-commands.js';
+import { EXIT } from '../client/exit-codes.js';
 
 // Each command's modules load when that command runs: `cairn --help` or `cairn migrate` never pay
 // for the server (Temporal worker, HTTP, SDKs), and `cairn start` never loads the doctor.
@@ -52,6 +54,21 @@ program
     exitWith(await runTemporalCli());
   });
 
+program
+  .command('backup <file>')
+  .description('copy the embedded databases and the config into <file> (a .tar.gz), while Cairn runs')
+  .action(async (file: string) => {
+    const { runBackup } = await import('./commands/backup.js');
+    exitWith(await runBackup(file));
+  });
+program
+  .command('restore <file>')
+  .description('restore a backup into the home (CAIRN_HOME); Cairn must be stopped')
+  .action(async (file: string) => {
+    const { runRestore } = await import('./commands/backup.js');
+    exitWith(await runRestore(file));
+  });
+
 const auth = program
   .command('auth')
   .description('the optional sign-in: password hashes, secrets, the forward-auth service');
@@ -76,6 +93,17 @@ auth
     const { runAuthServe } = await import('./commands/auth.js');
     await runAuthServe();
   });
+
+addClientCommands(program);
+
+// Usage errors (an unknown command or option, a missing argument) exit 64, as sysexits.h says;
+// commander has already printed what was wrong.
+const SHOWN = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version']);
+const usageExits = (command: Command): void => {
+  command.exitOverride((error) => process.exit(SHOWN.has(error.code) ? 0 : EXIT.usage));
+  command.commands.forEach(usageExits);
+};
+usageExits(program);
 
 try {
   await program.parseAsync(process.argv);

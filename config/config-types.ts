@@ -38,9 +38,16 @@ export interface EffectiveConfig {
   /** baseBranch unset means: auto-detect the remote's default branch. */
   worktree: { baseBranch?: string; copyFiles: string[] };
   docs: { path: string };
-  defaults: { loadDefaultCommands: boolean; loadDefaultWorkflows: boolean };
+  defaults: {
+    loadDefaultCommands: boolean;
+    loadDefaultWorkflows: boolean;
+    /** A repository's `.archon/workflows/` and `.archon/commands/` (Archon's folders) are read too. */
+    loadArchonFolders: boolean;
+  };
   /** Injected into the Claude subprocess environment only. Values may be secrets. */
   env: Record<string, string>;
+  /** The repository (its base branch's .cairn/config.yaml) lets the bot work in fork pull requests. */
+  allowForkPullRequests: boolean;
 }
 
 /** A config-file problem: the whole file (no key) or one key that was ignored. */

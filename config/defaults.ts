@@ -22,7 +22,8 @@ export function configDefaults(layout: HomeLayout): EffectiveConfig {
     commands: {},
     worktree: { copyFiles: [] },
     docs: { path: DEFAULT_DOCS_PATH },
-    defaults: { loadDefaultCommands: true, loadDefaultWorkflows: true },
+    defaults: { loadDefaultCommands: true, loadDefaultWorkflows: true, loadArchonFolders: true },
     env: {},
+    allowForkPullRequests: false,
   };
 }

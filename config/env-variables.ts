@@ -119,11 +119,27 @@ export const ENVIRONMENT_TABLE = {
       defaultText: 'the SDK bundled executable',
     }),
   },
-  telegram: chatPlatform('TELEGRAM', 'Telegram', 'stream'),
-  discord: chatPlatform('DISCORD', 'Discord', 'batch'),
+  telegram: {
+    ...chatPlatform('TELEGRAM', 'Telegram', 'stream'),
+    apiRoot: text('TELEGRAM_API_ROOT', {
+      description: 'Address of the Telegram Bot API (a self-hosted Bot API server)',
+      default: 'https://api.telegram.org',
+    }),
+  },
+  discord: {
+    ...chatPlatform('DISCORD', 'Discord', 'batch'),
+    apiUrl: text('DISCORD_API_URL', {
+      description: "Address of Discord's REST API (the gateway address comes from it)",
+      default: 'https://discord.com/api',
+    }),
+  },
   slack: {
     ...chatPlatform('SLACK', 'Slack', 'batch'),
     appToken: text('SLACK_APP_TOKEN', { description: 'Slack app-level token for socket mode', secret: true }),
+    apiUrl: text('SLACK_API_URL', {
+      description: "Address of Slack's Web API (socket mode connects where it says)",
+      default: 'https://slack.com/api/',
+    }),
   },
   github: {
     token: text('GITHUB_TOKEN', {
@@ -141,12 +157,21 @@ export const ENVIRONMENT_TABLE = {
       lowercase: true,
     }),
     botMention: botMention('GITHUB_BOT_MENTION', 'GitHub'),
+    apiUrl: text('GITHUB_API_URL', {
+      description: "Address of GitHub's REST API (GitHub Enterprise Server: https://<host>/api/v3)",
+      default: 'https://api.github.com',
+    }),
   },
   gitlab: {
     url: text('GITLAB_URL', { description: 'URL of a self-hosted GitLab instance' }),
     token: text('GITLAB_TOKEN', { description: 'GitLab token; enables the GitLab adapter', secret: true }),
     webhookSecret: text('GITLAB_WEBHOOK_SECRET', {
-      description: 'Secret verifying GitLab webhooks',
+      description: 'Secret token of GitLab webhooks (X-Gitlab-Token, compared in constant time)',
+      secret: true,
+    }),
+    webhookSigningSecret: text('GITLAB_WEBHOOK_SIGNING_SECRET', {
+      description:
+        'GitLab webhook signing token (whsec_...); when set, every webhook must carry a valid webhook-signature',
       secret: true,
     }),
     allowedUsers: list('GITLAB_ALLOWED_USERS', {
@@ -169,6 +194,11 @@ export const ENVIRONMENT_TABLE = {
       ...PORT_RANGE,
       description: 'Port of the embedded Temporal Web UI',
       defaultText: '8233',
+    }),
+    uiUrl: text('TEMPORAL_UI_URL', {
+      description: "Address of the Temporal Web UI that each run's link points to",
+      defaultText:
+        'the embedded server UI (http://127.0.0.1:<TEMPORAL_UI_PORT>) when TEMPORAL_ADDRESS is unset; no links otherwise',
     }),
   },
   server: {
@@ -201,6 +231,12 @@ export const ENVIRONMENT_TABLE = {
       default: false,
       description:
         'true when a reverse proxy in front sets X-Forwarded-For and X-Forwarded-Proto: sign-in limits count per forwarded client address, and session cookies are Secure under https',
+    }),
+    metricsPort: integer('METRICS_PORT', {
+      ...PORT_RANGE,
+      description:
+        'A port of its own for GET /metrics, open without sign-in (on HOST); the way to scrape `cairn worker` processes',
+      defaultText: 'unset: /metrics on the core port only',
     }),
     webUiDev: flag('WEB_UI_DEV', {
       description: 'When true, the core server does not serve the static web UI',

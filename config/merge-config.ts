@@ -55,6 +55,8 @@ export function applyRepositoryFile(config: EffectiveConfig, file: RepositoryCon
   if (file.docs?.path !== undefined) config.docs.path = file.docs.path;
   Object.assign(config.defaults, file.defaults);
   Object.assign(config.env, file.env);
+  if (file.allow_fork_pull_requests !== undefined)
+    config.allowForkPullRequests = file.allow_fork_pull_requests;
   // The repository's choice wins in both directions, so a repo can opt out of a global bypass.
   if (file.allow_target_repo_keys !== undefined) {
     config.allowTargetRepoKeys = file.allow_target_repo_keys;

@@ -47,9 +47,11 @@ export interface RepositoryConfigFile {
   commands?: { folder?: string; autoLoad?: boolean };
   worktree?: { baseBranch?: string; copyFiles?: string[] };
   docs?: { path?: string };
-  defaults?: { loadDefaultCommands?: boolean; loadDefaultWorkflows?: boolean };
+  defaults?: { loadDefaultCommands?: boolean; loadDefaultWorkflows?: boolean; loadArchonFolders?: boolean };
   env?: Record<string, string>;
   allow_target_repo_keys?: boolean;
+  /** Answer in pull requests from forks (their code in a worktree without secrets or env keys). */
+  allow_fork_pull_requests?: boolean;
 }
 
 // JSON Schemas. additionalProperties is false everywhere so a misspelt key is reported, not ignored.
@@ -95,13 +97,14 @@ export const repositoryConfigSchema = section({
   commands: section({ folder: text, autoLoad: flag }),
   worktree: section({ baseBranch: text, copyFiles: { type: 'array', items: text } }),
   docs: section({ path: text }),
-  defaults: section({ loadDefaultCommands: flag, loadDefaultWorkflows: flag }),
+  defaults: section({ loadDefaultCommands: flag, loadDefaultWorkflows: flag, loadArchonFolders: flag }),
   env: {
     type: 'object',
     propertyNames: { pattern: '^(?!__proto__$)[A-Za-z_][A-Za-z0-9_]*$' },
     additionalProperties: { type: 'string' },
   },
   allow_target_repo_keys: flag,
+  allow_fork_pull_requests: flag,
 });
 
 export type ConfigFileKind = 'global' | 'repository';

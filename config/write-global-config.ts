@@ -79,6 +79,8 @@ export function editGlobalConfigFile(configFile: string, edits: readonly ConfigE
 
   for (const edit of edits) {
     if (edit.value === null) {
+      // Removing what is not there (a section the file never had) changes nothing.
+      if (!doc.hasIn(edit.path)) continue;
       doc.deleteIn(edit.path);
       pruneEmpty(doc, edit.path);
     } else {

@@ -36,7 +36,7 @@ function fieldSql(dialect: Dialect, column: string, kind: JsonColumnKind): strin
         : `(${column} is not null)`;
     case 'json':
       return dialect === 'sqlite'
-        ? `(case when json_valid(${column}) then json(${column}) else json('{}') end)`
+        ? `(case when ${column} is null then null when json_valid(${column}) then json(${column}) else json('{}') end)`
         : `(${column})::json`;
     case 'time':
       // Postgres writes a timestamptz in its own form: reformatted, truncated to milliseconds

@@ -7,6 +7,11 @@ import * as signIn from './migrations/0005-sign-in.js';
 import * as idempotencyKeys from './migrations/0006-idempotency-keys.js';
 import * as activityProcessGroups from './migrations/0007-activity-process-groups.js';
 import * as codebaseDeletionClaim from './migrations/0008-codebase-deletion-claim.js';
+import * as chatDoors from './migrations/0009-chat-doors.js';
+import * as codeHostDeliveries from './migrations/0010-code-host-deliveries.js';
+import * as untrustedWorktrees from './migrations/0011-untrusted-worktrees.js';
+import * as runInputs from './migrations/0012-run-inputs.js';
+import * as runWaitingUntil from './migrations/0013-run-waiting-until.js';
 
 interface Migration {
   name: string;
@@ -25,6 +30,11 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '0006-idempotency-keys', ...idempotencyKeys },
   { name: '0007-activity-process-groups', ...activityProcessGroups },
   { name: '0008-codebase-deletion-claim', ...codebaseDeletionClaim },
+  { name: '0009-chat-doors', ...chatDoors },
+  { name: '0010-code-host-deliveries', ...codeHostDeliveries },
+  { name: '0011-untrusted-worktrees', ...untrustedWorktrees },
+  { name: '0012-run-inputs', ...runInputs },
+  { name: '0013-run-waiting-until', ...runWaitingUntil },
 ];
 
 /** Every migration's name, in the order they apply. */

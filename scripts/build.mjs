@@ -2,6 +2,9 @@
 //   node scripts/build.mjs             build now (`npm run build`)
 //   node scripts/build.mjs --if-stale  build only when the sources changed since the last build
 //   node scripts/build.mjs --status    print missing, stale or current
+// The web page (web/ into dist/web, scripts/build-web.mjs) is built with it: by `npm run build`,
+// by --if-stale, and on `cairn start` / `cairn api` (the commands that serve it) unless WEB_UI_DEV
+// is set; the client commands never wait for it.
 // Node built-ins only: bin/cairn.mjs imports it on every start, before anything else is loaded.
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
@@ -154,23 +157,52 @@ async function withBuildLock(work) {
 }
 
 /** Builds dist/ unless it is current; false when a needed build failed. */
-export async function ensureBuilt() {
-  if (buildStatus() === 'current') return true;
-  return withBuildLock(() => {
-    const status = buildStatus(); // another process may have built it while this one waited
-    if (status === 'current') return true;
-    say(
-      status === 'missing' ? 'building Cairn (first start only)...' : 'rebuilding Cairn (sources changed)...',
-    );
-    return compile();
+export async function ensureBuilt({ web = commandServesWebPage() } = {}) {
+  if (buildStatus() === 'current' && (!web || !(await webNeedsBuild()))) return true;
+  return withBuildLock(async () => {
+    // Another process may have built either while this one waited.
+    const status = buildStatus();
+    if (status !== 'current') {
+      say(
+        status === 'missing'
+          ? 'building Cairn (first start only)...'
+          : 'rebuilding Cairn (sources changed)...',
+      );
+      if (!compile()) return false;
+    }
+    if (web && (await webNeedsBuild())) {
+      const page = await webBuild();
+      say(`${page.webBuildStatus() === 'missing' ? 'building' : 'rebuilding'} the web page...`);
+      page.compileWeb(); // a page that fails to build leaves the API working
+    }
+    return true;
   });
+}
+
+// Loaded only in a checkout that has the page (not in the bare projects the build tests make).
+const HAS_WEB = existsSync(join(ROOT, 'web'));
+const webBuild = () => import('./build-web.mjs');
+const webNeedsBuild = async () =>
+  HAS_WEB && ['missing', 'stale'].includes((await webBuild()).webBuildStatus());
+
+/** `cairn start` and `cairn api` serve the page, unless WEB_UI_DEV leaves it to Vite's dev server. */
+function commandServesWebPage() {
+  const devServer = ['1', 'true', 'yes', 'on'].includes((process.env.WEB_UI_DEV ?? '').toLowerCase());
+  return !devServer && ['start', 'api'].includes(process.argv[2] ?? '');
+}
+
+/** `npm run build`: both, now. */
+async function compileAll() {
+  return compile() && (!HAS_WEB || (await webBuild()).compileWeb());
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--status')) {
     console.log(buildStatus());
   } else {
-    const built = process.argv.includes('--if-stale') ? await ensureBuilt() : await withBuildLock(compile);
+    const built = process.argv.includes('--if-stale')
+      ? await ensureBuilt({ web: true })
+      : await withBuildLock(compileAll);
     process.exit(built ? 0 : 1);
   }
 }

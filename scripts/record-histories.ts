@@ -38,6 +38,52 @@ const REPRESENTATIVE_RUN = {
   ],
 };
 
+/** A run with a script node, a loop that continues its session, and a cancel node reached. */
+const LANGUAGE_RUN = {
+  name: 'history-language',
+  nodes: [
+    {
+      id: 'classify',
+      runtime: 'node',
+      script: 'console.log(JSON.stringify({ words: process.env.ARGUMENTS.split(" ").length }))',
+      output_format: { type: 'object', properties: { words: { type: 'integer' } }, required: ['words'] },
+    },
+    {
+      id: 'count',
+      depends_on: ['classify'],
+      loop: {
+        prompt: '[fake:counter history-$RUN_ID]\nafter $LOOP_PREV_OUTPUT',
+        until_condition: '$count.output >= 2',
+        until_bash: 'test "$COUNT_OUTPUT" -ge 5',
+        max_iterations: 3,
+      },
+    },
+    {
+      id: 'stop',
+      depends_on: ['count'],
+      when: '$classify.output.words > 1',
+      cancel: 'stopped after $count.output iterations',
+    },
+    { id: 'never', depends_on: ['stop'], bash: 'echo never' },
+  ],
+};
+
+/** A run whose assistant turn hits the usage limit, waits it out, then goes on. */
+const USAGE_LIMIT_RUN = {
+  name: 'history-usage-limit',
+  nodes: [{ id: 'ask', prompt: '[fake:usage-limit-once history-$RUN_ID 1]\n[fake:reply after the limit]' }],
+};
+
+/** A run that spends its budget after its first node and is approved to spend as much again. */
+const BUDGET_RUN = {
+  name: 'history-budget',
+  max_cost_usd: 0.00001,
+  nodes: [
+    { id: 'a', prompt: '[fake:reply one]' },
+    { id: 'b', depends_on: ['a'], prompt: '[fake:reply two]' },
+  ],
+};
+
 const historyDir = new URL('../test/history_files/', import.meta.url);
 
 async function save(name: string, handle: WorkflowHandle): Promise<void> {
@@ -121,6 +167,61 @@ try {
         await transitionRun(knex, run.id, ['paused'], 'running');
         await handle.signal(approveSignal, { actor: 'recorder', comment: 'looks right' });
         await save('workflow-run.json', handle);
+      }
+      if (wanted('workflow-run-language.json')) {
+        const { knex } = database.db;
+        const conversation = await createConversation(knex, { platform: 'web' });
+        const run = await createRun(knex, {
+          workflowName: LANGUAGE_RUN.name,
+          definition: LANGUAGE_RUN,
+          message: 'record the language',
+          conversationId: conversation.id,
+        });
+        const handle = await start(
+          RUN_WORKFLOW_TYPE,
+          'history-language-run',
+          [{ runId: run.id }],
+          runQueueFor(taskQueue),
+        );
+        await save('workflow-run-language.json', handle);
+      }
+      if (wanted('workflow-run-usage-limit.json')) {
+        const { knex } = database.db;
+        const conversation = await createConversation(knex, { platform: 'web' });
+        const run = await createRun(knex, {
+          workflowName: USAGE_LIMIT_RUN.name,
+          definition: USAGE_LIMIT_RUN,
+          message: 'record the wait',
+          conversationId: conversation.id,
+        });
+        const handle = await start(
+          RUN_WORKFLOW_TYPE,
+          'history-usage-limit-run',
+          [{ runId: run.id }],
+          runQueueFor(taskQueue),
+        );
+        await save('workflow-run-usage-limit.json', handle);
+      }
+      if (wanted('workflow-run-budget.json')) {
+        const { knex } = database.db;
+        const conversation = await createConversation(knex, { platform: 'web' });
+        const run = await createRun(knex, {
+          workflowName: BUDGET_RUN.name,
+          definition: BUDGET_RUN,
+          message: 'record the budget',
+          conversationId: conversation.id,
+        });
+        const handle = await start(
+          RUN_WORKFLOW_TYPE,
+          'history-budget-run',
+          [{ runId: run.id }],
+          runQueueFor(taskQueue),
+        );
+        while ((await findRun(knex, run.id))?.status !== 'paused')
+          await new Promise((r) => setTimeout(r, 100));
+        await transitionRun(knex, run.id, ['paused'], 'running');
+        await handle.signal(approveSignal, { actor: 'recorder', comment: 'spend more' });
+        await save('workflow-run-budget.json', handle);
       }
     },
     { dependencies },

@@ -1,3 +1,4 @@
+import type { Duration } from '@temporalio/common';
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import { assistantQueueFor, runQueueFor } from '../domain/task-queues.js';
 import {
@@ -18,7 +19,7 @@ export interface WorkerSetOptions {
   /** Assistant sessions that may run at once (MAX_CONCURRENT_CONVERSATIONS). */
   maxConcurrentAssistantSessions: number;
   /** How long activities get to finish after shutdown is requested. */
-  shutdownGraceTime?: string;
+  shutdownGraceTime?: Duration;
   dependencies: ServiceContext;
 }
 
@@ -34,7 +35,7 @@ const MAX_RUN_ACTIVITIES = 20;
 
 /** The core worker, the run worker (workflow runs, their bash nodes) and the assistant worker (sessions). */
 export async function createWorkers(options: WorkerSetOptions): Promise<WorkerSet> {
-  const grace = options.shutdownGraceTime ?? '30 seconds';
+  const grace: Duration = options.shutdownGraceTime ?? '30 seconds';
   const interceptors = { activity: [processGroupInterceptors(options.dependencies)] };
   const core = await Worker.create({
     connection: options.connection,

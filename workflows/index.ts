@@ -4,3 +4,5 @@ export { codebaseRegistration } from './codebases/codebase-registration.js';
 export { cleanupPass } from './cleanup/cleanup-pass.js';
 export { conversation } from './conversations/conversation.js';
 export { workflowRun } from './runs/workflow-run.js';
+export { chatReplyWorkflow } from './chat/chat-reply.js';
+export { codeHostRequestWorkflow } from './codehost/code-host-request.js';

@@ -4,6 +4,7 @@ import { findMessage, type Message } from '../../db/repositories/messages.js';
 import type { TurnInput, TurnResult } from '../../domain/conversations/conversation-workflow.js';
 import { chooseAssistant } from '../../infra/assistants/choose-assistant.js';
 import { createAssistantProvider } from '../../infra/assistants/create-provider.js';
+import { withoutCodeHostTokens } from '../../infra/assistants/subprocess-env.js';
 import { AssistantError } from '../../infra/assistants/types.js';
 import { EnvLeakBlockedError } from '../../services/codebases/check-before-spawn.js';
 import type { ServiceContext } from '../../services/context.js';
@@ -70,7 +71,7 @@ async function answer(scope: TurnScope): Promise<AnsweredTurn> {
     config: workspace.config.effective,
     logger: deps.logger,
     home: deps.home,
-    processEnv: deps.env,
+    processEnv: workspace.untrusted ? withoutCodeHostTokens(deps.env) : deps.env,
   });
   const ask = async (
     resumeSessionId: string | undefined,

@@ -1,3 +1,4 @@
+import { usageLimitReset } from '../../domain/assistants/usage-limit.js';
 import { Context } from '@temporalio/activity';
 import type { CairnConfig, EffectiveConfig } from '../../config/config-types.js';
 import { findCodebase } from '../../db/repositories/codebases.js';
@@ -15,6 +16,7 @@ import { keepHeartbeating } from '../heartbeats.js';
 /** What one assistant session answered. */
 interface Answer {
   text: string;
+  sessionId?: string;
   tokens: number;
   costUsd: number;
 }
@@ -36,23 +38,39 @@ export function withModel(
 class NodeStop {
   readonly controller = new AbortController();
   timedOut = false;
+  /** The assistant sent nothing for the node's idle_timeout. */
+  idled = false;
   private readonly timer: NodeJS.Timeout;
+  private idleTimer: NodeJS.Timeout | undefined;
   private readonly onCancel = () => this.controller.abort();
 
   constructor(
     private readonly cancellation: AbortSignal,
     timeoutMs: number,
+    private readonly idleTimeoutMs?: number,
   ) {
     this.timer = setTimeout(() => {
       this.timedOut = true;
       this.controller.abort();
     }, timeoutMs);
+    this.touch();
     cancellation.addEventListener('abort', this.onCancel, { once: true });
     if (cancellation.aborted) this.controller.abort();
   }
 
+  /** The assistant sent something: the idle clock starts again. */
+  touch(): void {
+    if (this.idleTimeoutMs === undefined) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idled = true;
+      this.controller.abort();
+    }, this.idleTimeoutMs);
+  }
+
   dispose(): void {
     clearTimeout(this.timer);
+    clearTimeout(this.idleTimer);
     this.cancellation.removeEventListener('abort', this.onCancel);
   }
 }
@@ -79,7 +97,7 @@ async function envLeakProblem(
 }
 
 /**
- * Runs an assistant node: a fresh session of the node's assistant in the node's folder, its tool
+ * Runs an assistant node: a fresh session of the node's assistant (or the one a loop continues) in the node's folder, its tool
  * calls recorded as run events as they happen. The output is the whole answer, or the JSON it
  * holds when the node has an output_format. A failure of the assistant is the node's failure;
  * only a failure of Cairn itself (the database) fails the activity, for Temporal to retry.
@@ -90,20 +108,30 @@ export async function runAssistantNode(
 ): Promise<NodeOutcome> {
   const context = Context.current();
   const startedAt = Date.now();
-  const ended = (fields: Pick<NodeOutcome, 'status' | 'output' | 'error'>, answer?: Answer): NodeOutcome => ({
+  const ended = (
+    fields: Pick<NodeOutcome, 'status' | 'output' | 'error' | 'usageLimitResetAt'>,
+    answer?: Answer,
+  ): NodeOutcome => ({
     ...fields,
     tokens: answer?.tokens ?? 0,
     costUsd: answer?.costUsd ?? 0,
     durationMs: Date.now() - startedAt,
+    ...(answer?.sessionId !== undefined && { sessionId: answer.sessionId }),
   });
   const failed = (error: string, answer?: Answer): NodeOutcome => {
+    // A usage limit with a reset time is not the node's failure: the run waits it out.
+    const reset = usageLimitReset(error);
     deps.logger.info({
-      event: 'run.assistant_node_failed',
+      event: reset ? 'run.assistant_usage_limit' : 'run.assistant_node_failed',
       runId: input.runId,
       nodeId: input.nodeId,
       reason: error.split(':')[0],
+      ...(reset && { resetsAt: reset.toISOString() }),
     });
-    return ended({ status: 'failed', error }, answer);
+    return ended(
+      { status: 'failed', error, ...(reset && { usageLimitResetAt: reset.toISOString() }) },
+      answer,
+    );
   };
 
   const { home, environment, logger } = deps;
@@ -120,7 +148,12 @@ export async function runAssistantNode(
     processEnv: deps.env,
   });
   const timeoutMs = input.timeoutMs ?? DEFAULT_NODE_TIMEOUT_MS;
-  const stop = new NodeStop(context.cancellationSignal, timeoutMs);
+  const idleTimeoutMs = input.options?.idleTimeoutMs;
+  const stop = new NodeStop(context.cancellationSignal, timeoutMs, idleTimeoutMs);
+  const stopped = () =>
+    stop.idled
+      ? `idle: the assistant sent nothing for ${formatDuration(idleTimeoutMs!)} (idle_timeout)`
+      : `timed out after ${formatDuration(timeoutMs)}`;
   const tools = new NodeToolRecorder(deps.db.knex, input);
   const stopHeartbeats = keepHeartbeating(context);
   const answer: Answer = { text: '', tokens: 0, costUsd: 0 };
@@ -129,12 +162,16 @@ export async function runAssistantNode(
     const chunks = provider.runTurn({
       prompt: input.prompt,
       cwd: input.cwd,
+      ...(input.resumeSessionId !== undefined && { resumeSessionId: input.resumeSessionId }),
       signal: stop.controller.signal,
       repositoryEnv: config.effective.env,
+      ...(input.options && { options: input.options }),
     });
     for await (const chunk of chunks) {
       context.heartbeat();
+      stop.touch();
       if (chunk.kind === 'text') answer.text += chunk.text;
+      else if (chunk.kind === 'session') answer.sessionId = chunk.providerSessionId;
       else if (chunk.kind === 'tool_call' || chunk.kind === 'tool_result') await tools.record(chunk);
       else if (chunk.kind === 'done') {
         answer.tokens = (chunk.usage?.inputTokens ?? 0) + (chunk.usage?.outputTokens ?? 0);
@@ -145,7 +182,7 @@ export async function runAssistantNode(
     }
   } catch (error) {
     if (context.cancellationSignal.aborted) return rethrowCancellation(context);
-    if (stop.timedOut) return failed(`timed out after ${formatDuration(timeoutMs)}`, answer);
+    if (stop.timedOut || stop.idled) return failed(stopped(), answer);
     if (error instanceof AssistantError) return failed(`${error.code}: ${error.message}`, answer);
     throw error;
   } finally {
@@ -153,7 +190,7 @@ export async function runAssistantNode(
     stop.dispose();
   }
   if (context.cancellationSignal.aborted) return rethrowCancellation(context);
-  if (stop.timedOut) return failed(`timed out after ${formatDuration(timeoutMs)}`, answer);
+  if (stop.timedOut || stop.idled) return failed(stopped(), answer);
   if (failure) return failed(failure, answer);
   if (!input.outputFormat) return ended({ status: 'succeeded', output: answer.text }, answer);
   const checked = checkAssistantOutput(input.outputFormat, answer.text);

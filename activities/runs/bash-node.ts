@@ -1,121 +1,16 @@
-import { Context } from '@temporalio/activity';
-import { stat } from 'node:fs/promises';
 import type { BashNodeInput, NodeOutcome } from '../../domain/runs/run-contract.js';
-import { baseSubprocessEnv } from '../../infra/assistants/subprocess-env.js';
 import type { ServiceContext } from '../../services/context.js';
-import { runInProcessGroup, type ProcessRunEnd } from '../../infra/processes/run-process-group.js';
-import { DEFAULT_NODE_TIMEOUT_MS, formatDuration, rethrowCancellation } from './node-support.js';
-import { checkScriptOutput } from './output-format.js';
-import { keepHeartbeating } from '../heartbeats.js';
-
-/** A node's output is stored and handed to later nodes: more than this is a mistake, not data. */
-export const MAX_BASH_OUTPUT_BYTES = 1024 * 1024;
-/** How much of the end of standard error a failure quotes. */
-const STDERR_TAIL_CHARS = 2048;
-
-/** `bash -c` takes the script as one argument, which Linux limits to 128 KiB. */
-const MAX_SCRIPT_BYTES = 128 * 1024 - 1;
+import { runProcessNode } from './process-node.js';
 
 /**
- * The script's environment: Cairn's own without its secrets (as for assistants), plus the
- * node's variables. User text reaches the script only through those variables.
+ * Runs a bash node: `bash -euo pipefail -c <script>` in the node's folder (see runProcessNode).
+ * The script is passed as it was written; nothing is ever spliced into it.
  */
-export function bashNodeEnv(
-  processEnv: NodeJS.ProcessEnv,
-  nodeEnv: Record<string, string>,
-): Record<string, string> {
-  return { ...baseSubprocessEnv(processEnv), ...nodeEnv };
-}
-
-function tail(text: string): string {
-  const trimmed = text.trimEnd();
-  return trimmed.length <= STDERR_TAIL_CHARS ? trimmed : `…${trimmed.slice(-STDERR_TAIL_CHARS)}`;
-}
-
-function withStderr(reason: string, stderrTail: string): string {
-  const quoted = tail(stderrTail);
-  return quoted === '' ? reason : `${reason}: ${quoted}`;
-}
-
-/** Why the script failed, or undefined when it exited 0. */
-function failureOf(end: ProcessRunEnd, timeoutMs: number): string | undefined {
-  switch (end.outcome) {
-    case 'exited':
-      return end.exitCode === 0 ? undefined : withStderr(`exit code ${end.exitCode}`, end.stderrTail);
-    case 'signalled':
-      return withStderr(`killed by ${end.signal}`, end.stderrTail);
-    case 'timed_out':
-      return withStderr(`timed out after ${formatDuration(timeoutMs)}`, end.stderrTail);
-    case 'output_too_large':
-      return `output is larger than ${MAX_BASH_OUTPUT_BYTES / (1024 * 1024)} MB: write large results to a file in $ARTIFACTS_DIR instead`;
-    case 'spawn_failed':
-      return `could not start bash: ${end.error.message}`;
-    case 'aborted':
-      return 'cancelled';
-  }
-}
-
-/** Text output loses the one newline that ends it, as `echo` writes it. */
-function withoutTrailingNewline(stdout: string): string {
-  return stdout.replace(/\r?\n$/, '');
-}
-
-/**
- * Runs a bash node: `bash -euo pipefail -c <script>` in the node's folder, in a process group of
- * its own that a timeout or a cancellation stops as a whole. The script is passed as it was
- * written; nothing is ever spliced into it.
- */
-export async function runBashNode(deps: ServiceContext, input: BashNodeInput): Promise<NodeOutcome> {
-  const context = Context.current();
-  const startedAt = Date.now();
-  const outcome = (fields: Pick<NodeOutcome, 'status' | 'output' | 'error'>): NodeOutcome => ({
-    ...fields,
-    tokens: 0,
-    costUsd: 0,
-    durationMs: Date.now() - startedAt,
-  });
-  if (Buffer.byteLength(input.script) > MAX_SCRIPT_BYTES) {
-    return outcome({
-      status: 'failed',
-      error: 'the script is longer than 128 KiB: put it in a file and run that file instead',
-    });
-  }
-  const folder = await stat(input.cwd).catch(() => undefined);
-  if (!folder?.isDirectory()) {
-    return outcome({ status: 'failed', error: `the working folder ${input.cwd} does not exist` });
-  }
-  const timeoutMs = input.timeoutMs ?? DEFAULT_NODE_TIMEOUT_MS;
-  const stopHeartbeats = keepHeartbeating(context);
-  let end: ProcessRunEnd;
-  try {
-    end = await runInProcessGroup('bash', ['-euo', 'pipefail', '-c', input.script, 'bash'], {
-      cwd: input.cwd,
-      env: bashNodeEnv(deps.env, input.env),
-      signal: context.cancellationSignal,
-      timeoutMs,
-      maxStdoutBytes: MAX_BASH_OUTPUT_BYTES,
-      // Bytes, with room for multi-byte characters; cut to characters later.
-      stderrTailBytes: STDERR_TAIL_CHARS * 4,
-    });
-  } finally {
-    stopHeartbeats();
-  }
-  if (end.outcome === 'aborted' || context.cancellationSignal.aborted) return rethrowCancellation(context);
-
-  const failure = failureOf(end, timeoutMs);
-  if (failure !== undefined) {
-    deps.logger.info({
-      event: 'run.bash_node_failed',
-      runId: input.runId,
-      nodeId: input.nodeId,
-      outcome: end.outcome,
-    });
-    return outcome({ status: 'failed', error: failure });
-  }
-  if (!input.outputFormat)
-    return outcome({ status: 'succeeded', output: withoutTrailingNewline(end.stdout) });
-  const checked = checkScriptOutput(input.outputFormat, end.stdout);
-  return checked.ok
-    ? outcome({ status: 'succeeded', output: checked.value })
-    : outcome({ status: 'failed', error: checked.error });
+export function runBashNode(deps: ServiceContext, input: BashNodeInput): Promise<NodeOutcome> {
+  const { script, ...rest } = input;
+  return runProcessNode(
+    deps,
+    { ...rest, code: script },
+    { command: 'bash', args: ['-euo', 'pipefail', '-c', script, 'bash'], name: 'bash', kind: 'bash' },
+  );
 }

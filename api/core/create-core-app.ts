@@ -2,12 +2,16 @@ import { createHttpApp, type HttpApp } from '../http/index.js';
 import type { Logger } from '../../config/logger.js';
 import type { Database } from '../../db/connection.js';
 import { healthComponents, healthRoutes, type HealthDependencies } from './health-routes.js';
+import { readinessComponents, readinessRoute } from './readiness-routes.js';
+import { metricsRoute } from './metrics-routes.js';
+import { CoreMetrics } from '../../services/metrics/core-metrics.js';
 import { updateRoutes, type UpdateInfo } from './update-routes.js';
 import { codebaseRoutes, type CodebaseRouteDependencies } from './codebases/codebase-routes.js';
 import { codebaseSchemas } from './codebases/codebase-view.js';
 import { conversationRoutes } from './conversations/conversation-routes.js';
 import { conversationSchemas } from './conversations/conversation-schemas.js';
 import { messageRoutes } from './conversations/message-routes.js';
+import { chatCommandRoutes } from './conversations/chat-command-routes.js';
 import { turnCanceller, type DispatchTurn } from '../../services/conversations/conversation-client.js';
 import { streamRoutes } from './streams/stream-routes.js';
 import type { JournalHub } from '../../services/streams/journal-hub.js';
@@ -25,6 +29,10 @@ import { signInPages } from '../auth/sign-in-pages.js';
 import { homePage } from './home-page.js';
 import { IdempotencyKeys } from '../../services/idempotency/idempotency-keys.js';
 import { configRoutes, configSchemas } from './config/config-routes.js';
+import { webhookRoutes } from '../webhooks/webhook-routes.js';
+import { codeHostWorkStarter } from '../../services/codehost/code-host-inbox.js';
+import { webUi } from './web-ui.js';
+import { packagePath } from '../../config/package-root.js';
 
 export interface CoreAppDependencies extends HealthDependencies {
   db: Database;
@@ -39,6 +47,13 @@ export interface CoreAppDependencies extends HealthDependencies {
   /** The optional sign-in; when it is required, every route but the public ones asks for it. */
   signIn: SignIn;
   codebases: CodebaseRouteDependencies;
+  /**
+   * The built web page (dist/web) served at `/`; false under WEB_UI_DEV, when Vite's dev server
+   * serves it instead. Default: dist/web of this package.
+   */
+  webUi?: { dir: string } | false;
+  /** The Temporal SDK's Prometheus endpoint when this process runs the workers; /metrics appends it. */
+  sdkMetricsUrl?: string;
   conversations: {
     dispatch: DispatchTurn;
     hub: JournalHub;
@@ -57,10 +72,20 @@ const CORE_TAGS: Record<string, string> = {
   streams: 'Server-Sent Events of a conversation, or of every run (the dashboard).',
   workflows: "Workflow and command definitions: bundled, and each repository's own.",
   runs: 'Workflow runs: start, watch, approve, reject, cancel, resume, abandon, delete.',
+  webhooks: 'GitHub and GitLab webhooks: mentions and commands in issues and pull requests.',
 };
 
 /** The core service on PORT: health, system and the orchestration API. */
 export function createCoreApp(deps: CoreAppDependencies): HttpApp {
+  const runs = runClient(deps.codebases.temporal);
+  const cancelTurn = turnCanceller(deps.codebases.temporal.client);
+  const { client, taskQueue } = deps.codebases.temporal;
+  const metrics = new CoreMetrics({
+    context: deps.codebases.registration,
+    maxConcurrent: deps.maxConcurrent,
+    hub: deps.conversations.hub,
+    sdkMetricsUrl: deps.sdkMetricsUrl,
+  });
   return createHttpApp({
     title: 'Cairn core API',
     version: deps.version,
@@ -70,15 +95,23 @@ export function createCoreApp(deps: CoreAppDependencies): HttpApp {
       ...signInPages(deps.signIn),
       ...signInRoutes(deps.signIn),
       ...healthRoutes(deps.codebases.registration, deps),
+      readinessRoute(deps.codebases.registration, { client, namespace: client.options.namespace, taskQueue }),
+      metricsRoute(metrics),
       ...updateRoutes(deps.update),
       ...configRoutes(deps.codebases.registration, deps.signIn.settings.mode),
       ...codebaseRoutes(deps.codebases),
       ...conversationRoutes(deps.codebases.registration),
       ...messageRoutes({
         ...deps.conversations,
-        cancel: turnCanceller(deps.codebases.temporal.client),
+        cancel: cancelTurn,
         context: deps.codebases.registration,
         maxConcurrent: deps.maxConcurrent,
+      }),
+      ...chatCommandRoutes({
+        context: deps.codebases.registration,
+        runs,
+        cancelTurn,
+        registration: deps.codebases.temporal,
       }),
       ...streamRoutes({ ...deps.conversations, context: deps.codebases.registration }),
       // Before the definition routes: `/api/workflows/runs` must not be read as a workflow named "runs".
@@ -86,14 +119,19 @@ export function createCoreApp(deps: CoreAppDependencies): HttpApp {
       ...dashboardRoutes(deps.codebases.registration),
       ...runOperationRoutes({
         context: deps.codebases.registration,
-        runs: runClient(deps.codebases.temporal),
+        runs,
       }),
       ...workflowDefinitionRoutes(deps.codebases.registration),
       ...commandRoutes(deps.codebases.registration),
+      ...webhookRoutes({
+        context: deps.codebases.registration,
+        start: codeHostWorkStarter(deps.codebases.temporal.client, deps.codebases.temporal.taskQueue),
+      }),
     ],
     components: {
       schemas: {
         ...healthComponents,
+        ...readinessComponents,
         ...codebaseSchemas,
         ...conversationSchemas,
         ...workflowSchemas,
@@ -111,6 +149,7 @@ export function createCoreApp(deps: CoreAppDependencies): HttpApp {
     license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
     tags: CORE_TAGS,
     trustProxy: deps.signIn.settings.trustProxy,
+    extraMiddleware: deps.webUi === false ? [] : [webUi(deps.webUi?.dir ?? packagePath('dist', 'web'))],
     openapiPaths: ['/api/openapi.json'],
   });
 }

@@ -1,6 +1,8 @@
 import { defineRoute, defineRoutes, type RouteDefinition } from '../http/route.js';
 import { ComponentRef, StrictObject, StringEnum, Type } from '../http/schema.js';
 import type { ServiceContext } from '../../services/context.js';
+import { CHAT_PLATFORMS, type ChatPlatform, type CodeHostPlatform } from '../../domain/chat/chat-address.js';
+import type { AdapterState } from '../../domain/chat/adapter-state.js';
 import { databaseReachable, serviceFigures, turnConcurrency } from '../../services/health/health.js';
 
 export interface HealthDependencies {
@@ -9,6 +11,34 @@ export interface HealthDependencies {
   maxConcurrent: number;
   /** Adapters switched on: always `web`, plus chat and code-host platforms with credentials. */
   adapters: string[];
+  /** Each chat adapter's state now; platforms without one are not configured. */
+  chatAdapterStates?: () => Partial<Record<ChatPlatform, AdapterState>>;
+  /** Each code host whose webhooks this process receives, with its state (services/codehost/code-host-monitor.ts). */
+  codeHostStates?: () => Partial<Record<CodeHostPlatform, AdapterState>>;
+}
+
+const ChatAdapterHealth = StrictObject({
+  status: StringEnum(['not_configured', 'connecting', 'ready', 'failing', 'stopped']),
+  detail: Type.Optional(Type.String({ description: 'why it fails, or the bot it is connected as' })),
+  since: Type.Optional(Type.String({ format: 'date-time' })),
+});
+const ChatAdapterHealthRef = ComponentRef('ChatAdapterHealth', ChatAdapterHealth);
+
+function chatHealth(
+  deps: HealthDependencies,
+): Record<ChatPlatform, AdapterState | { status: 'not_configured' }> {
+  const states = deps.chatAdapterStates?.() ?? {};
+  return Object.fromEntries(
+    CHAT_PLATFORMS.map((platform) => [platform, states[platform] ?? { status: 'not_configured' as const }]),
+  ) as Record<ChatPlatform, AdapterState>;
+}
+
+/** Only the code hosts that run here: none, no field. */
+function codeHostHealth(deps: HealthDependencies): {
+  codeHosts?: Partial<Record<CodeHostPlatform, AdapterState>>;
+} {
+  const states = deps.codeHostStates?.() ?? {};
+  return Object.keys(states).length > 0 ? { codeHosts: states } : {};
 }
 
 const DATABASES = ['sqlite', 'postgres'] as const;
@@ -101,6 +131,22 @@ export function healthRoutes(context: ServiceContext, deps: HealthDependencies):
             status: StringEnum(['ok', 'degraded']),
             adapter: Type.String({ description: 'the adapter serving this API (web)' }),
             adapters: Type.Array(Type.String(), { description: 'every adapter switched on' }),
+            chat: StrictObject(
+              Object.fromEntries(CHAT_PLATFORMS.map((platform) => [platform, ChatAdapterHealthRef])),
+              {
+                description: "each chat adapter's state: a platform that fails never takes the service down",
+              },
+            ),
+            codeHosts: Type.Optional(
+              StrictObject(
+                { github: Type.Optional(ChatAdapterHealthRef), gitlab: Type.Optional(ChatAdapterHealthRef) },
+                {
+                  description:
+                    'present when this process receives code-host webhooks: the state of each that does ' +
+                    '(failing with the reason when its token is missing or refused)',
+                },
+              ),
+            ),
             concurrency: StrictObject(concurrencyFields),
             runningWorkflows: Type.Integer({ description: 'workflow runs in status running' }),
             version: Type.String(),
@@ -113,6 +159,8 @@ export function healthRoutes(context: ServiceContext, deps: HealthDependencies):
         const base = {
           adapter: 'web',
           adapters: deps.adapters,
+          chat: chatHealth(deps),
+          ...codeHostHealth(deps),
           version: deps.version,
           database: context.db.dialect,
         };
@@ -127,4 +175,4 @@ export function healthRoutes(context: ServiceContext, deps: HealthDependencies):
   );
 }
 
-export const healthComponents = { DatabaseHealth, ConcurrencyHealth };
+export const healthComponents = { DatabaseHealth, ConcurrencyHealth, ChatAdapterHealth };

@@ -2,15 +2,17 @@ import { defineRoute, type RouteDefinition } from '../http/index.js';
 import { escapeHtml, htmlPage } from '../auth/html-page.js';
 
 /**
- * What a browser finds at `/` until the web dashboard is built: where the API is and, when
- * signed in, who you are and a way out. Not public: with sign-in on, it leads to the sign-in page.
+ * `/`: the web page (dist/web, served by web-ui.ts before the routes). This route answers only when
+ * the page is not there (WEB_UI_DEV, where Vite's dev server serves it, or a build without the dev
+ * dependencies): where the API is and, when signed in, who you are and a way out. Not public:
+ * with sign-in on, it leads to the sign-in page.
  */
 export function homePage(version: string): RouteDefinition {
   return defineRoute({
     method: 'GET',
     path: '/',
     operationId: 'showHomePage',
-    summary: 'The home page (HTML)',
+    summary: 'The web page (HTML); its deep links (/runs/{id}, ...) answer the same page',
     tags: ['sign-in'],
     responses: { 200: { description: 'the home page', contentType: 'text/html' } },
     handler: ({ ctx }) => {
@@ -23,8 +25,9 @@ export function homePage(version: string): RouteDefinition {
       return htmlPage(
         'Cairn',
         `<h1>Cairn ${escapeHtml(version)}</h1>
-<p>The service is running. The web dashboard is not part of this release yet; the API is described
-at <a href="/api/openapi.json">/api/openapi.json</a>.</p>
+<p>The service is running. The web page is not served here: it is not built (<code>npm run build</code>
+builds it), or WEB_UI_DEV hands it to Vite's dev server. The API is described at
+<a href="/api/openapi.json">/api/openapi.json</a>.</p>
 ${signedIn}`,
       );
     },

@@ -10,6 +10,7 @@ import { buildOpenApiDocument, type OpenApiComponents, type OpenApiServer } from
 import { problemSchema } from './problem.js';
 import { requestId } from './request-id.js';
 import { requestLog } from './request-log.js';
+import { httpMetrics } from './http-metrics.js';
 import { siteGuard } from './site-guard.js';
 import { normalizeRoutes, type HttpState, type RouteDefinition } from './route.js';
 import { buildRouter, methodsForPath, unmatchedRoute, type StaticEndpoint } from './router.js';
@@ -51,6 +52,8 @@ export interface HttpAppOptions {
   idempotency?: IdempotencyStore;
   /** Check every JSON answer against its route's response schema (CAIRN_VALIDATE_RESPONSES). */
   validateResponses?: boolean;
+  /** The `service` label of its request metrics (`core`, later each companion service). */
+  metricsName?: string;
 }
 
 export type HttpApp = Koa<HttpState>;
@@ -105,6 +108,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const app = new Koa<HttpState>({ proxy: options.trustProxy === true, maxIpsCount: 1 });
   app.use(requestId());
   app.use(requestLog(options.logger));
+  app.use(httpMetrics(options.metricsName ?? 'core'));
   app.use(errorHandler());
   app.use(siteGuard({ allowedHosts: options.allowedHosts ?? [], allowedOrigin: options.corsOrigin }));
   if (options.corsOrigin)

@@ -32,6 +32,7 @@ export {
   NullableStringEnum,
   StrictObject,
   StringEnum,
+  StringMap,
   Type,
   type Static,
   type TSchema,

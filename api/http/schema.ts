@@ -60,3 +60,11 @@ export const DateTime = (options: SchemaOptions = {}) => Type.String({ ...option
 /** A JSON object whose members the API does not describe (a definition as written, a payload). */
 export const AnyObject = (options: SchemaOptions = {}) =>
   Type.Unsafe<Record<string, unknown>>({ ...options, type: 'object' });
+
+/** A JSON object of string values under any names (OpenAPI 3.0 has no patternProperties). */
+export const StringMap = (options: SchemaOptions = {}) =>
+  Type.Unsafe<Record<string, string>>({
+    ...options,
+    type: 'object',
+    additionalProperties: { type: 'string', maxLength: 100_000 },
+  });

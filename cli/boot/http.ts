@@ -12,6 +12,8 @@ import { turnDispatcher } from '../../services/conversations/conversation-client
 import { listenForJournalAppends } from '../../db/journal-listener.js';
 import { searchAttributesRegistered } from '../../infra/temporal/search-attributes.js';
 import { SignIn } from '../../services/auth/sign-in.js';
+import { chatDoorServices, startChatAdapters } from './chat-adapters.js';
+import { startCodeHosts } from './code-hosts.js';
 import { allowedHostNames, serveHttp, type ListeningService } from './http-server.js';
 
 // Postgres notifications wake streams at once, so polling is only a safety net there; SQLite
@@ -35,19 +37,29 @@ export async function startHttpServices(
   db: Database,
   client: Client,
   lifecycle: Lifecycle,
+  options: { sdkMetricsUrl?: string } = {},
 ): Promise<ListeningService[]> {
   const { environment, config, pkg } = context;
   const hub = startJournalHub(context, db, lifecycle);
   const searchAttributes = await searchAttributesRegistered(client.connection, client.options.namespace);
+  const maxConcurrent = config.effective.concurrency.maxConversations;
+  const chat = await startChatAdapters(
+    context,
+    chatDoorServices(activityDependencies(context, db), client, { searchAttributes, maxConcurrent }),
+    lifecycle,
+  );
+  const codeHosts = startCodeHosts(activityDependencies(context, db), client, lifecycle);
   const app = createCoreApp({
     db,
     logger: context.logger,
     version: pkg.version,
-    maxConcurrent: config.effective.concurrency.maxConversations,
-    // What runs, not what has credentials (GET /api/config says that): the chat and code-host
-    // adapters join this list when they start.
-    adapters: ['web'],
+    maxConcurrent,
+    // What runs, not what has credentials (GET /api/config says that).
+    adapters: ['web', ...chat.platforms, ...codeHosts.platforms],
+    chatAdapterStates: chat.states,
+    codeHostStates: () => codeHosts.states(),
     corsOrigin: environment.server.webUiOrigin,
+    webUi: environment.server.webUiDev ? false : undefined,
     allowedHosts: allowedHostNames(environment),
     validateResponses: environment.server.validateResponses,
     update: sourceBuildUpdateInfo(pkg.version, pkg.releasesUrl),
@@ -57,6 +69,7 @@ export async function startHttpServices(
       temporal: { client, taskQueue: DEFAULT_TASK_QUEUE, searchAttributes },
     },
     conversations: { hub, dispatch: turnDispatcher({ client, taskQueue: DEFAULT_TASK_QUEUE }) },
+    sdkMetricsUrl: options.sdkMetricsUrl,
   });
   const host = environment.server.host;
   const port = resolveCorePort(environment.general.port, context.cwd);

@@ -1,6 +1,8 @@
 import { NativeConnection } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 import { installTemporalRuntime } from '../../worker/runtime.js';
+export { temporalSdkMetricsUrl } from '../../worker/runtime.js';
+import { freePort } from '../../worker/temporal/ports.js';
 import { loadWorkflowBundle } from '../../worker/workflow-bundle.js';
 import { createWorkers, type WorkerSet } from '../../worker/create-workers.js';
 import { startTurnSweeper } from '../../worker/turn-sweeper.js';
@@ -22,7 +24,7 @@ export async function startWorkers(
   lifecycle: Lifecycle,
   onFatal: (error: unknown) => void,
 ): Promise<WorkerSet> {
-  installTemporalRuntime(context.logger);
+  installTemporalRuntime(context.logger, { metricsPort: await freePort() });
   // Before this worker takes any task: what dead workers of this host left running goes first.
   await sweepDeadWorkers({ knex: db.knex, logger: context.logger });
   const connection = await NativeConnection.connect({ address: endpoint.address });

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { Client } from '@temporalio/client';
 import { createContext, type CairnContext } from '../boot/context.js';
 import { Lifecycle } from '../boot/lifecycle.js';
+import { markHomeInUse } from '../../infra/files/home-users.js';
 import { CLAUDE_AS_ROOT_FIX, claudeRefusesRoot } from '../../infra/assistants/claude-root-guard.js';
 
 export type Role = 'all' | 'api' | 'worker';
@@ -16,6 +17,8 @@ type Endpoint = { address: string; namespace: string; uiUrl?: string; embedded?:
 export async function runRole(role: Role): Promise<void> {
   const context = createContext();
   const lifecycle = new Lifecycle(context.logger);
+  // `cairn restore` refuses a home while a process uses it.
+  lifecycle.add('home marker', markHomeInUse(context.layout.home, role));
   lifecycle.add('config watches', () => context.configSource.close());
   lifecycle.stopOnSignals();
   const fatal = (error: unknown) => {
@@ -43,8 +46,19 @@ export async function runRole(role: Role): Promise<void> {
         lifecycle,
       );
     }
+    const metricsPort = context.environment.server.metricsPort;
+    if (metricsPort !== undefined) {
+      const { startMetricsServer } = await import('../boot/metrics-server.js');
+      const served = await startMetricsServer(context, db, lifecycle, {
+        port: metricsPort,
+        sdkMetricsUrl: parts.workers?.temporalSdkMetricsUrl(),
+      });
+      console.log(`[cairn] metrics on ${served.url}/metrics`);
+    }
     if (parts.http) {
-      const services = await parts.http.startHttpServices(context, db, temporal.client, lifecycle);
+      const services = await parts.http.startHttpServices(context, db, temporal.client, lifecycle, {
+        sdkMetricsUrl: parts.workers?.temporalSdkMetricsUrl(),
+      });
       printBanner(context, role, services, temporal.endpoint);
     } else {
       const { address, namespace } = temporal.endpoint;

@@ -89,6 +89,15 @@ const olderFirst = (a: CodebaseRow, b: CodebaseRow) =>
   compareText(toIso(a.created_at), toIso(b.created_at)) || compareText(a.id, b.id);
 
 /** The codebase whose checkout (local_path or source_path) is exactly `path`; the oldest if several. */
+/** Codebases with this name (names are not unique: two owners' `api` repositories), oldest first. */
+export async function findCodebasesByName(source: ReadSource, name: string): Promise<Codebase[]> {
+  const rows = await toReader(source).all<CodebaseRow>(
+    'select * from codebases where lower(name) = lower(?) order by created_at, id',
+    [name],
+  );
+  return rows.map(fromRow);
+}
+
 export async function findCodebaseAtPath(source: ReadSource, path: string): Promise<Codebase | undefined> {
   // At most a few rows match: sorting them here spares SQLite a temporary B-tree per call, which
   // cost five times the lookup itself (this runs on every workflow and command listing).

@@ -222,3 +222,12 @@ export async function setTitleIfUnset(knex: Knex, id: string, title: string): Pr
     .update({ title, updated_at: nowIso() });
   return changed > 0;
 }
+
+/** Puts a conversation on a codebase unless it has one (a user's `/codebase` choice stays); true when set. */
+export async function setCodebaseIfUnset(knex: Knex, id: string, codebaseId: string): Promise<boolean> {
+  const changed = await knex('conversations')
+    .where({ id })
+    .whereNull('codebase_id')
+    .update({ codebase_id: codebaseId, updated_at: nowIso() });
+  return changed > 0;
+}

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { UNFINISHED_RUN_STATUSES } from '../../domain/runs/run-status.js';
 import { randomUUID } from 'node:crypto';
-import { isUniqueViolation, nowIso, toIso, toIsoOrNull } from '../rows.js';
+import { isUniqueViolation, nowIso, toBoolean, toIso, toIsoOrNull } from '../rows.js';
 
 export type EnvironmentKind = 'thread' | 'task' | 'issue' | 'pr' | 'run';
 /** `destroying`: claimed by a cleanup that is removing its worktree; never adopted. */
@@ -15,6 +15,8 @@ export interface IsolationEnvironment {
   branch: string;
   path: string;
   baseBranch: string | null;
+  /** Holds code from outside the repository (a fork's pull request): nothing runs there with secrets. */
+  untrusted: boolean;
   status: EnvironmentStatus;
   lastActivityAt: string;
   createdAt: string;
@@ -29,6 +31,7 @@ interface EnvironmentRow {
   branch: string;
   path: string;
   base_branch: string | null;
+  untrusted: unknown;
   status: EnvironmentStatus;
   last_activity_at: unknown;
   created_at: unknown;
@@ -44,6 +47,7 @@ function fromRow(row: EnvironmentRow): IsolationEnvironment {
     branch: row.branch,
     path: row.path,
     baseBranch: row.base_branch,
+    untrusted: toBoolean(row.untrusted),
     status: row.status,
     lastActivityAt: toIso(row.last_activity_at),
     createdAt: toIso(row.created_at),
@@ -55,6 +59,7 @@ export async function createEnvironment(
   knex: Knex,
   input: Pick<IsolationEnvironment, 'codebaseId' | 'kind' | 'key' | 'branch' | 'path'> & {
     baseBranch?: string | null;
+    untrusted?: boolean;
   },
 ): Promise<IsolationEnvironment> {
   const now = nowIso();
@@ -66,6 +71,7 @@ export async function createEnvironment(
     branch: input.branch,
     path: input.path,
     base_branch: input.baseBranch ?? null,
+    untrusted: input.untrusted ?? false,
     status: 'active',
     last_activity_at: now,
     created_at: now,
@@ -73,6 +79,11 @@ export async function createEnvironment(
   };
   await knex('isolation_environments').insert(row);
   return fromRow(row);
+}
+
+export async function findEnvironment(knex: Knex, id: string): Promise<IsolationEnvironment | undefined> {
+  const row = await knex<EnvironmentRow>('isolation_environments').where({ id }).first();
+  return row ? fromRow(row) : undefined;
 }
 
 async function findEnvironmentByKey(

@@ -89,3 +89,17 @@ export async function listRunEventsAsJson(
 export async function deleteRunEvents(knex: Knex, runId: string): Promise<number> {
   return knex('events').where('run_id', runId).delete();
 }
+
+/** A run's events after a journal id, oldest first, at most `limit`: for readers that follow a run. */
+export async function listRunEventsAfter(
+  source: ReadSource,
+  runId: string,
+  afterId: number,
+  limit: number,
+): Promise<RunEvent[]> {
+  const rows = await toReader(source).all<EventRow & { run_id: string }>(
+    'select * from events where run_id = ? and id > ? order by id limit ?',
+    [runId, afterId, limit],
+  );
+  return rows.map(fromRow);
+}

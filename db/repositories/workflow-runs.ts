@@ -15,11 +15,15 @@ export interface WorkflowRun {
   workerPlatformId: string | null;
   status: RunStatus;
   message: string | null;
+  /** Values for the workflow's declared inputs (defaults applied); null when it declares none. */
+  inputs: Record<string, string> | null;
   definition: Record<string, unknown>;
   currentNode: string | null;
   error: string | null;
   totalTokens: number;
   totalCostUsd: number;
+  /** While a node waits out an assistant's usage limit: when the run goes on by itself. */
+  waitingUntil: string | null;
   startedAt: string | null;
   completedAt: string | null;
   createdAt: string;
@@ -30,6 +34,7 @@ export interface NewWorkflowRun {
   workflowName: string;
   definition: Record<string, unknown>;
   message?: string | null;
+  inputs?: Record<string, string> | null;
   conversationId?: string | null;
   codebaseId?: string | null;
   workerPlatformId?: string | null;
@@ -44,11 +49,13 @@ interface RunRow {
   worker_platform_id: string | null;
   status: RunStatus;
   message: string | null;
+  inputs: string | null;
   definition: string;
   current_node: string | null;
   error: string | null;
   total_tokens: number | string;
   total_cost_usd: number | string;
+  waiting_until?: unknown;
   started_at: unknown;
   completed_at: unknown;
   created_at: unknown;
@@ -65,11 +72,13 @@ function fromRow(row: RunRow): WorkflowRun {
     workerPlatformId: row.worker_platform_id,
     status: row.status,
     message: row.message,
+    inputs: row.inputs === null || row.inputs === undefined ? null : parseJson(row.inputs, {}),
     definition: parseJson(row.definition, {}),
     currentNode: row.current_node,
     error: row.error,
     totalTokens: toNumber(row.total_tokens),
     totalCostUsd: toNumber(row.total_cost_usd),
+    waitingUntil: toIsoOrNull(row.waiting_until ?? null),
     startedAt: toIsoOrNull(row.started_at),
     completedAt: toIsoOrNull(row.completed_at),
     createdAt: toIso(row.created_at),
@@ -88,6 +97,7 @@ export async function createRun(knex: Knex, input: NewWorkflowRun): Promise<Work
     worker_platform_id: input.workerPlatformId ?? null,
     status: 'pending',
     message: input.message ?? null,
+    inputs: input.inputs ? JSON.stringify(input.inputs) : null,
     definition: JSON.stringify(input.definition),
     current_node: null,
     error: null,
@@ -123,6 +133,8 @@ export async function transitionRun(
   if (to === 'running') patch.started_at = knex.raw('COALESCE(started_at, ?)', [now]);
   if (TERMINAL_RUN_STATUSES.includes(to)) patch.completed_at = now;
   if (extra.error !== undefined) patch.error = extra.error;
+  // Any change of status ends a wait for a usage limit (a cancel, an approval, the end).
+  patch.waiting_until = null;
   const changed = await knex('workflow_runs').where({ id }).whereIn('status', from).update(patch);
   return changed > 0;
 }
@@ -144,6 +156,24 @@ export async function listRunIdsOfCodebase(
   const rows = await knex('workflow_runs')
     .where({ codebase_id: codebaseId })
     .whereIn('status', statuses)
+    .select('id');
+  return rows.map((row: { id: string }) => row.id);
+}
+
+/** Ids of the earlier runs of a workflow in a conversation, newest first (`persist_session`). */
+export async function listEarlierRunIds(
+  knex: Knex,
+  run: { id: string; workflowName: string; conversationId: string },
+  limit = 5,
+): Promise<string[]> {
+  const rows = await knex('workflow_runs')
+    .where({ conversation_id: run.conversationId, workflow_name: run.workflowName })
+    .whereNot({ id: run.id })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(limit)
     .select('id');
   return rows.map((row: { id: string }) => row.id);
 }

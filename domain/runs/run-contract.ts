@@ -1,5 +1,10 @@
 // Names and shapes shared by the workflowRun workflow, its activities and the API.
-import type { Provider, WorkflowDefinition } from '../workflow-definitions/types.js';
+import type {
+  AssistantOptions,
+  Provider,
+  ScriptLanguage,
+  WorkflowDefinition,
+} from '../workflow-definitions/types.js';
 
 export const RUN_WORKFLOW_TYPE = 'workflowRun';
 
@@ -31,6 +36,8 @@ export interface NodeResult {
   /** Text, or the parsed JSON of an `output_format` node. */
   output?: unknown;
   error?: string;
+  /** The assistant session an assistant node ended in, for `context` and `persist_session`. */
+  sessionId?: string;
 }
 
 export interface RunWorkflowInput {
@@ -59,6 +66,8 @@ export interface RunContext {
   scriptsDir: string;
   /** Bodies of the command files the definition's command nodes name, looked up at start. */
   commands: Record<string, string>;
+  /** Values of the workflow's declared inputs (`$INPUTS.<name>`, `INPUT_<NAME>`). */
+  inputs?: Record<string, string>;
 }
 
 /** One node's work, as its activity receives it. */
@@ -78,12 +87,25 @@ export interface BashNodeInput extends NodeExecution {
   env: Record<string, string>;
 }
 
+export interface ScriptNodeInput extends NodeExecution {
+  script: string;
+  language: ScriptLanguage;
+  /** Python packages (`uv run --with`). */
+  deps: string[];
+  /** The same variables bash nodes get. */
+  env: Record<string, string>;
+}
+
 export interface AssistantNodeInput extends NodeExecution {
   /** The prompt, variables already substituted. */
   prompt: string;
   codebaseId: string | null;
   provider?: Provider;
   model?: string;
+  /** Continue this assistant session (a loop without fresh_context, `context`, `persist_session`). */
+  resumeSessionId?: string;
+  /** The node's tools, effort, thinking, MCP servers, skills, agents, hooks and idle timeout. */
+  options?: AssistantOptions;
 }
 
 /** A node's end as its activity reports it: a failure here is the node's, not the worker's. */
@@ -94,4 +116,8 @@ export interface NodeOutcome {
   tokens: number;
   costUsd: number;
   durationMs: number;
+  /** The assistant session the node's turn ran in (assistant nodes), for a loop to continue it. */
+  sessionId?: string;
+  /** The turn hit the assistant's usage limit, which resets then (ISO): the node waits and goes on. */
+  usageLimitResetAt?: string;
 }

@@ -33,11 +33,23 @@ export function formatDuration(ms: number): string {
 
 export type DurationCheck = { ok: true; ms: number } | { ok: false; message: string };
 
-/** Checks a YAML value: a duration string within the bounds. */
-export function checkDuration(value: unknown, bounds: DurationBounds): DurationCheck {
-  const ms = typeof value === 'string' ? parseDuration(value) : undefined;
+/**
+ * Checks a YAML value: a duration string within the bounds; with `numbersAreMs`, a whole number
+ * of milliseconds too (Archon's `timeout: 600000`).
+ */
+export function checkDuration(value: unknown, bounds: DurationBounds, numbersAreMs = false): DurationCheck {
+  const ms =
+    typeof value === 'string'
+      ? parseDuration(value)
+      : numbersAreMs && typeof value === 'number' && Number.isInteger(value)
+        ? value
+        : undefined;
   if (ms === undefined) {
-    return { ok: false, message: 'must be a duration: a whole number and s, m or h, such as 90s, 10m or 2h' };
+    const numbers = numbersAreMs ? ', or a whole number of milliseconds' : '';
+    return {
+      ok: false,
+      message: `must be a duration: a whole number and s, m or h, such as 90s, 10m or 2h${numbers}`,
+    };
   }
   if (ms < bounds.minMs || ms > bounds.maxMs) {
     return {

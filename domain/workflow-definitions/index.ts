@@ -28,6 +28,7 @@ export {
   bashEnvironment,
   outputVariableName,
   usesBaseBranch,
+  commandsUsed,
   textUsesBaseBranch,
   bashUsesBaseBranch,
   type BuiltinVariable,
@@ -37,3 +38,4 @@ export {
 export { validateWorkflowDefinition, type ValidationOptions, type ValidationResult } from './validate.js';
 export { MAX_ERRORS } from './checks.js';
 export { topologicalOrder, upstreamOf, readyNodes, type ReadyNodes, type SkipDecision } from './plan.js';
+export { loopSignalReached, withoutPromiseTags } from './loop-signals.js';

@@ -4,7 +4,13 @@
  */
 import { checkDuration, RETRY_DELAY_BOUNDS } from './durations.js';
 import { checkKeys, describeType, field, has, isMapping, quote, type ErrorList } from './checks.js';
-import { DEFAULT_RETRY_DELAY_MS, MAX_RETRY_ATTEMPTS, type RetryPolicy } from './types.js';
+import {
+  DEFAULT_RETRY_DELAY_MS,
+  MAX_RETRY_ATTEMPTS,
+  PROVIDERS,
+  type Provider,
+  type RetryPolicy,
+} from './types.js';
 
 const RETRY_KEYS = ['attempts', 'delay'] as const;
 const APPROVAL_KEYS = ['message', 'capture_response', 'on_reject'] as const;
@@ -19,6 +25,30 @@ export function nonBlankString(value: unknown, at: string, errors: ErrorList): s
   return undefined;
 }
 
+export function checkBoolean(value: unknown, at: string, errors: ErrorList): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  errors.add(`${at}must be true or false, not ${describeType(value)}`);
+  return undefined;
+}
+
+/** A list of non-empty strings (with `nonEmpty`, at least one). */
+export function stringList(
+  value: unknown,
+  at: string,
+  errors: ErrorList,
+  nonEmpty = false,
+): string[] | undefined {
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string' || item.trim() === '')) {
+    errors.add(`${at}must be a list of non-empty strings, not ${describeType(value)}`);
+    return undefined;
+  }
+  if (nonEmpty && value.length === 0) {
+    errors.add(`${at}must list at least one name`);
+    return undefined;
+  }
+  return value as string[];
+}
+
 export function oneOf<T extends string>(
   value: unknown,
   allowed: readonly T[],
@@ -29,6 +59,20 @@ export function oneOf<T extends string>(
   const found = typeof value === 'string' ? quote(value) : describeType(value);
   errors.add(`${at}must be one of ${allowed.join(', ')}, not ${found}`);
   return undefined;
+}
+
+/** Assistants Archon's workflow files may name that Cairn does not run. */
+const OTHER_PROVIDERS = ['opencode', 'pi', 'copilot'];
+
+/** `claude` or `codex`; another assistant Archon knows is refused by name. */
+export function checkProviderName(value: unknown, at: string, errors: ErrorList): Provider | undefined {
+  if (typeof value === 'string' && OTHER_PROVIDERS.includes(value.trim().toLowerCase())) {
+    errors.add(
+      `${at}${quote(value)} is an assistant Cairn does not run (it runs ${PROVIDERS.join(' and ')}): choose one of them for this workflow`,
+    );
+    return undefined;
+  }
+  return oneOf(value, PROVIDERS, at, errors);
 }
 
 export function checkRetry(value: unknown, at: string, errors: ErrorList): RetryPolicy | undefined {

@@ -1,6 +1,7 @@
 /**
  * Validation across nodes: duplicate ids, depends_on, cycles, and `$<id>.output` references in
- * `when`, prompts, approval messages and bash scripts (which must use `<ID>_OUTPUT` instead).
+ * `when`, prompts, approval messages, cancel reasons, and bash and script code (which must use
+ * `<ID>_OUTPUT` instead).
  */
 import { conditionReferences, type OutputReference } from './conditions.js';
 import { findCycles, reachableFrom } from './graph.js';
@@ -62,16 +63,40 @@ function checkWhen(draft: NodeDraft, context: GraphContext, errors: ErrorList): 
   }
 }
 
-function checkBash(draft: NodeDraft, script: string, context: GraphContext, errors: ErrorList): void {
+/** A loop's until_condition reads upstream outputs, and the loop's own (its latest iteration). */
+function checkUntilCondition(draft: NodeDraft, context: GraphContext, errors: ErrorList): void {
+  if (!draft.untilCondition) return;
+  for (const ref of conditionReferences(draft.untilCondition)) {
+    const written = ['$' + ref.nodeId, 'output', ...ref.path].join('.');
+    const problem =
+      ref.nodeId === draft.id
+        ? ref.path.length > 0 && !draft.hasOutputFormat
+          ? `${shorten(written)}: this loop has no output_format, so its output has no fields`
+          : undefined
+        : referenceProblem(draft, ref, written, context);
+    if (problem) errors.add(`${draft.label}: loop.until_condition: ${problem}`);
+  }
+}
+
+function checkScript(
+  draft: NodeDraft,
+  field: string,
+  script: string,
+  context: GraphContext,
+  errors: ErrorList,
+): void {
   for (const ref of findReferences(script)) {
     if (ref.kind !== 'output') continue;
     const variable = outputVariableName(ref.nodeId);
-    const fields = ref.path.length > 0 ? ' (JSON text: read fields with jq)' : '';
+    const fields =
+      ref.path.length === 0 ? '' : field === 'bash' ? ' (JSON text: read fields with jq)' : ' (JSON text)';
     errors.add(
-      `${draft.label}: bash: ${shorten(ref.text)} is not replaced in scripts; read the environment variable $${shorten(variable)} instead${fields}`,
+      `${draft.label}: ${field}: ${shorten(ref.text)} is not replaced in scripts; read the environment variable $${shorten(variable)} instead${fields}`,
     );
   }
-  const upstream = context.upstream(draft);
+  // A loop's until_bash also reads the loop's own latest output.
+  const own = field === 'loop.until_bash' ? [draft.id] : [];
+  const upstream = new Set([...context.upstream(draft), ...own]);
   const byVariable = new Map<string, string[]>();
   for (const id of context.byId.keys()) {
     const variable = outputVariableName(id);
@@ -82,12 +107,12 @@ function checkBash(draft: NodeDraft, script: string, context: GraphContext, erro
     const upstreamIds = ids.filter((id) => upstream.has(id));
     if (ids.length > 0 && upstreamIds.length === 0) {
       errors.add(
-        `${draft.label}: bash: $${variable} is the output of "${ids[0]}", which is not upstream of this node (add it to depends_on)`,
+        `${draft.label}: ${field}: $${variable} is the output of "${ids[0]}", which is not upstream of this node (add it to depends_on)`,
       );
     }
     if (upstreamIds.length > 1) {
       errors.add(
-        `${draft.label}: bash: $${variable} is ambiguous: upstream nodes ${upstreamIds.map((id) => `"${id}"`).join(' and ')} share it (rename one)`,
+        `${draft.label}: ${field}: $${variable} is ambiguous: upstream nodes ${upstreamIds.map((id) => `"${id}"`).join(' and ')} share it (rename one)`,
       );
     }
   }
@@ -96,7 +121,7 @@ function checkBash(draft: NodeDraft, script: string, context: GraphContext, erro
 function checkTexts(draft: NodeDraft, context: GraphContext, errors: ErrorList): void {
   for (const { field, text, bash } of draft.texts) {
     if (bash) {
-      checkBash(draft, text, context, errors);
+      checkScript(draft, field, text, context, errors);
       continue;
     }
     for (const ref of findReferences(text)) {
@@ -105,6 +130,18 @@ function checkTexts(draft: NodeDraft, context: GraphContext, errors: ErrorList):
       if (problem) errors.add(`${draft.label}: ${field}: ${problem}`);
     }
   }
+}
+
+/** `context: <id>` continues the session of an assistant node that runs before this one. */
+function checkSessionSource(draft: NodeDraft, context: GraphContext, errors: ErrorList): void {
+  const source = draft.sessionFrom;
+  if (source === undefined) return;
+  const target = context.byId.get(source);
+  if (!target) errors.add(`${draft.label}: context: unknown node "${source}"`);
+  else if (!context.upstream(draft).has(source))
+    errors.add(`${draft.label}: context: "${source}" is not upstream of this node (add it to depends_on)`);
+  else if (target.kind !== 'prompt' && target.kind !== 'command' && target.kind !== 'loop')
+    errors.add(`${draft.label}: context: "${source}" is a ${target.kind} node: it has no assistant session`);
 }
 
 /** Every check that needs more than one node, in node order. */
@@ -128,7 +165,9 @@ export function checkGraph(drafts: NodeDraft[], errors: ErrorList): void {
   };
   const context: GraphContext = { byId, upstream };
   for (const draft of drafts) {
+    checkSessionSource(draft, context, errors);
     checkWhen(draft, context, errors);
+    checkUntilCondition(draft, context, errors);
     checkTexts(draft, context, errors);
   }
 }

@@ -5,13 +5,22 @@
 import { checkDuration, TIMEOUT_BOUNDS } from './durations.js';
 import {
   checkApproval,
+  checkBoolean,
   checkDependsOn,
   checkRetry,
+  checkProviderName,
   checkSchemaSafely,
   nonBlankString,
   oneOf,
 } from './validate-fields.js';
 import { parseCondition } from './conditions.js';
+import { checkLoop } from './validate-loop.js';
+import {
+  ASSISTANT_OPTION_KEYS,
+  checkAssistantOptions,
+  COMMON_EXTRA_KEYS,
+} from './validate-assistant-options.js';
+import { checkNotScriptFields, checkScriptFields, type ScriptFields } from './validate-script.js';
 import {
   checkKeys,
   describeType,
@@ -27,11 +36,11 @@ import {
   DEFAULT_TIMEOUT_MS,
   NODE_ID_PATTERN,
   NODE_KINDS,
-  PROVIDERS,
   TRIGGER_RULES,
   type ApprovalNode,
   type Condition,
   type JsonSchemaObject,
+  type LoopSettings,
   type NodeKind,
   type Provider,
   type RetryPolicy,
@@ -50,7 +59,14 @@ export const NODE_KEYS = [
   'retry',
   'timeout',
   'output_format',
+  'runtime',
+  'deps',
+  ...ASSISTANT_OPTION_KEYS,
+  ...COMMON_EXTRA_KEYS,
 ] as const;
+
+/** The kinds as an error message lists them. */
+const KIND_LIST = `${NODE_KINDS.slice(0, -1).join(', ')} or ${NODE_KINDS.at(-1)!}`;
 
 export interface NodeCheckOptions {
   /** Checks an output_format schema (e.g. compiles it with ajv); answers an error message. */
@@ -68,6 +84,10 @@ export interface NodeDraft {
   dependsOn: string[];
   when: Condition | undefined;
   hasOutputFormat: boolean;
+  /** A loop's until_condition, which may read the loop's own output too. */
+  untilCondition: Condition | undefined;
+  /** The node named by `context`, whose session this one continues. */
+  sessionFrom: string | undefined;
   /** Texts whose `$` references need checking, with the field they came from. */
   texts: { field: string; text: string; bash: boolean }[];
   /** The normalized node, when this node alone had no errors. */
@@ -84,6 +104,15 @@ function checkKind(raw: Mapping, kind: NodeKind, at: string, errors: ErrorList, 
     }
     return approval;
   }
+  if (kind === 'loop') {
+    const loop = checkLoop(value, at, errors);
+    if (loop?.prompt !== undefined)
+      draft.texts.push({ field: 'loop.prompt', text: loop.prompt, bash: false });
+    if (loop?.untilBash !== undefined)
+      draft.texts.push({ field: 'loop.until_bash', text: loop.untilBash, bash: true });
+    draft.untilCondition = loop?.untilCondition?.condition;
+    return loop;
+  }
   const text = nonBlankString(value, `${at}${kind}: `, errors);
   if (text === undefined) return undefined;
   if (kind === 'command' && !COMMAND_NAME_PATTERN.test(text)) {
@@ -92,7 +121,7 @@ function checkKind(raw: Mapping, kind: NodeKind, at: string, errors: ErrorList, 
     );
     return undefined;
   }
-  if (kind !== 'command') draft.texts.push({ field: kind, text, bash: kind === 'bash' });
+  if (kind !== 'command') draft.texts.push({ field: kind, text, bash: kind === 'bash' || kind === 'script' });
   return text;
 }
 
@@ -114,13 +143,13 @@ export function checkNode(
     dependsOn: [],
     when: undefined,
     hasOutputFormat: false,
+    untilCondition: undefined,
+    sessionFrom: undefined,
     texts: [],
     node: undefined,
   };
   if (!isMapping(raw)) {
-    errors.add(
-      `${at}must be a mapping with an id and one of prompt, command, bash, approval, not ${describeType(raw)}`,
-    );
+    errors.add(`${at}must be a mapping with an id and one of ${KIND_LIST}, not ${describeType(raw)}`);
     return draft;
   }
   const before = errors.count;
@@ -133,12 +162,17 @@ export function checkNode(
     );
   }
   const kinds = NODE_KINDS.filter((kind) => has(raw, kind));
-  if (kinds.length === 0) errors.add(`${at}no kind: a node needs one of prompt, command, bash or approval`);
+  if (kinds.length === 0) errors.add(`${at}no kind: a node needs one of ${KIND_LIST}`);
   if (kinds.length > 1)
     errors.add(`${at}several kinds on one node (${kinds.join(', ')}): a node has exactly one`);
   const kind = kinds.length === 1 ? kinds[0]! : undefined;
   draft.kind = kind;
   const content = kind && checkKind(raw, kind, at, errors, draft);
+  let script: ScriptFields | undefined;
+  if (kind === 'script') script = checkScriptFields(raw, content as string | undefined, at, errors);
+  else checkNotScriptFields(raw, at, errors);
+  // A gate or a cancel is not a piece of work: nothing to retry, time or parse.
+  const noWork = kind === 'approval' || kind === 'cancel';
   if (has(raw, 'depends_on')) draft.dependsOn = checkDependsOn(field(raw, 'depends_on'), at, errors);
   let whenSource: string | undefined;
   if (has(raw, 'when')) {
@@ -153,25 +187,37 @@ export function checkNode(
   const triggerRule: TriggerRule | undefined = has(raw, 'trigger_rule')
     ? oneOf(field(raw, 'trigger_rule'), TRIGGER_RULES, `${at}trigger_rule: `, errors)
     : 'all_success';
-  const assistant = kind === 'prompt' || kind === 'command' || kind === undefined;
+  const assistant = kind === 'prompt' || kind === 'command' || kind === 'loop' || kind === undefined;
   let provider: Provider | undefined;
   if (has(raw, 'provider')) {
-    provider = oneOf(field(raw, 'provider'), PROVIDERS, `${at}provider: `, errors);
-    if (!assistant) errors.add(`${at}provider: only prompt and command nodes have a provider`);
+    provider = checkProviderName(field(raw, 'provider'), `${at}provider: `, errors);
+    if (!assistant) errors.add(`${at}provider: only prompt, command and loop nodes have a provider`);
   }
   let model: string | undefined;
   if (has(raw, 'model')) {
     model = nonBlankString(field(raw, 'model'), `${at}model: `, errors);
-    if (!assistant) errors.add(`${at}model: only prompt and command nodes have a model`);
+    if (!assistant) errors.add(`${at}model: only prompt, command and loop nodes have a model`);
   }
   let retry: RetryPolicy | undefined;
   if (has(raw, 'retry')) {
-    if (kind === 'approval') errors.add(`${at}retry: approval nodes are not retried`);
+    if (noWork) errors.add(`${at}retry: ${kind} nodes are not retried`);
+    else if (kind === 'loop')
+      errors.add(`${at}retry: loop nodes are not retried (their iterations are the tries)`);
     else retry = checkRetry(field(raw, 'retry'), at, errors);
   }
-  let timeoutMs = kind === 'approval' ? undefined : DEFAULT_TIMEOUT_MS;
-  if (has(raw, 'timeout')) {
-    const timeout = checkDuration(field(raw, 'timeout'), TIMEOUT_BOUNDS);
+  const extras = checkAssistantOptions(raw, at, assistant, errors);
+  if (extras.context?.from === 'node') draft.sessionFrom = extras.context.nodeId;
+  const description = has(raw, 'description')
+    ? nonBlankString(field(raw, 'description'), `${at}description: `, errors)
+    : undefined;
+  const alwaysRun = has(raw, 'always_run')
+    ? checkBoolean(field(raw, 'always_run'), `${at}always_run: `, errors)
+    : undefined;
+  let timeoutMs = noWork ? undefined : DEFAULT_TIMEOUT_MS;
+  if (has(raw, 'timeout') && kind === 'cancel') errors.add(`${at}timeout: cancel nodes have no timeout`);
+  else if (has(raw, 'timeout')) {
+    // A number is milliseconds, as Archon writes it; text is a Cairn duration (`90s`).
+    const timeout = checkDuration(field(raw, 'timeout'), TIMEOUT_BOUNDS, true);
     if (timeout.ok) timeoutMs = timeout.ms;
     else errors.add(`${at}timeout: ${timeout.message}`);
   }
@@ -179,8 +225,8 @@ export function checkNode(
   if (has(raw, 'output_format')) {
     const schema = field(raw, 'output_format');
     draft.hasOutputFormat = true;
-    if (kind === 'approval')
-      errors.add(`${at}output_format: only prompt, command and bash nodes have an output_format`);
+    if (noWork)
+      errors.add(`${at}output_format: only prompt, command, bash and script nodes have an output_format`);
     else if (!isMapping(schema))
       errors.add(`${at}output_format: must be a JSON Schema mapping, not ${describeType(schema)}`);
     else {
@@ -191,8 +237,23 @@ export function checkNode(
   }
   if (errors.count !== before || id === undefined || kind === undefined || !content || !triggerRule)
     return draft;
-  const base = { id, dependsOn: draft.dependsOn, triggerRule, when: draft.when, whenSource, timeoutMs };
-  const assistantFields = { ...(provider && { provider }), ...(model && { model }) };
+  const base = {
+    id,
+    dependsOn: draft.dependsOn,
+    triggerRule,
+    when: draft.when,
+    whenSource,
+    timeoutMs,
+    ...(description !== undefined && { description }),
+    ...(alwaysRun && { alwaysRun }),
+  };
+  const assistantFields = {
+    ...(provider && { provider }),
+    ...(model && { model }),
+    ...(extras.assistant && { assistant: extras.assistant }),
+    ...(extras.context && extras.context.from !== 'fresh' && { context: extras.context }),
+    ...(extras.persistSession !== undefined && { persistSession: extras.persistSession }),
+  };
   if (kind === 'approval') {
     draft.node = {
       ...base,
@@ -201,6 +262,20 @@ export function checkNode(
       retry: undefined,
       outputFormat: undefined,
     };
+  } else if (kind === 'loop') {
+    draft.node = {
+      ...base,
+      kind,
+      loop: content as LoopSettings,
+      ...assistantFields,
+      retry: undefined,
+      outputFormat,
+    };
+  } else if (kind === 'cancel') {
+    draft.node = { ...base, kind, cancel: content as string, retry: undefined, outputFormat: undefined };
+  } else if (kind === 'script') {
+    if (!script) return draft;
+    draft.node = { ...base, kind, script: content as string, ...script, retry, outputFormat };
   } else if (kind === 'bash') draft.node = { ...base, kind, bash: content as string, retry, outputFormat };
   else if (kind === 'prompt')
     draft.node = { ...base, kind, prompt: content as string, ...assistantFields, retry, outputFormat };

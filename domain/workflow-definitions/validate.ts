@@ -4,12 +4,13 @@
  */
 import { checkKeys, describeType, ErrorList, field, has, isMapping, quote } from './checks.js';
 import { checkGraph } from './validate-graph.js';
+import { findReferences } from './variables.js';
 import { checkNode, type NodeCheckOptions, type NodeDraft } from './validate-node.js';
-import { oneOf } from './validate-fields.js';
+import { checkProviderName, oneOf } from './validate-fields.js';
+import { ARCHON_WORKFLOW_KEYS, checkWorkflowOptions, withNodeDefaults } from './validate-workflow-options.js';
 import {
   ISOLATION_MODES,
   MAX_NODES,
-  PROVIDERS,
   WORKFLOW_NAME_PATTERN,
   type IsolationMode,
   type Provider,
@@ -21,7 +22,15 @@ export type { NodeCheckOptions as ValidationOptions } from './validate-node.js';
 export type ValidationResult =
   { valid: true; definition: WorkflowDefinition } | { valid: false; errors: string[] };
 
-const TOP_KEYS = ['name', 'description', 'provider', 'model', 'isolation', 'nodes'] as const;
+const TOP_KEYS = [
+  'name',
+  'description',
+  'provider',
+  'model',
+  'isolation',
+  'nodes',
+  ...ARCHON_WORKFLOW_KEYS,
+] as const;
 
 function checkName(input: Record<string, unknown>, errors: ErrorList): string | undefined {
   const name = field(input, 'name');
@@ -46,12 +55,25 @@ function optionalText(input: Record<string, unknown>, key: string, errors: Error
 
 function checkProvider(input: Record<string, unknown>, errors: ErrorList): Provider | undefined {
   if (!has(input, 'provider')) return undefined;
-  return oneOf(field(input, 'provider'), PROVIDERS, 'provider: ', errors);
+  return checkProviderName(field(input, 'provider'), 'provider: ', errors);
 }
 
 function checkIsolation(input: Record<string, unknown>, errors: ErrorList): IsolationMode {
   if (!has(input, 'isolation')) return 'worktree';
   return oneOf(field(input, 'isolation'), ISOLATION_MODES, 'isolation: ', errors) ?? 'worktree';
+}
+
+/** `$INPUTS.<name>` in a node's text must name a declared input. */
+function checkInputReferences(drafts: NodeDraft[], inputs: Record<string, unknown>, errors: ErrorList): void {
+  for (const draft of drafts)
+    for (const { field: at, text, bash } of draft.texts) {
+      if (bash) continue;
+      for (const ref of findReferences(text))
+        if (ref.kind === 'input' && !Object.hasOwn(inputs, ref.name))
+          errors.add(
+            `${draft.label}: ${at}: ${ref.text} is not an input of this workflow (declare it under inputs)`,
+          );
+    }
 }
 
 function checkNodes(
@@ -85,15 +107,18 @@ function validate(input: unknown, options: NodeCheckOptions): ValidationResult {
   const provider = checkProvider(input, errors);
   const model = optionalText(input, 'model', errors);
   const isolation = checkIsolation(input, errors);
+  const { nodeDefaults, isolation: pinned, ...archon } = checkWorkflowOptions(input, errors);
   const drafts = checkNodes(input, errors, options);
+  checkInputReferences(drafts, archon.inputs ?? {}, errors);
   if (errors.count > 0 || name === undefined) return { valid: false, errors: errors.list() };
   const definition: WorkflowDefinition = {
     name,
     ...(description !== undefined && { description }),
     ...(provider !== undefined && { provider }),
     ...(model !== undefined && { model }),
-    isolation,
-    nodes: drafts.map((draft) => draft.node!),
+    isolation: pinned ?? isolation,
+    ...Object.fromEntries(Object.entries(archon).filter(([, value]) => value !== undefined)),
+    nodes: drafts.map((draft) => withNodeDefaults(draft.node!, nodeDefaults)),
   };
   return { valid: true, definition };
 }

@@ -13,12 +13,14 @@ export const BUILTIN_VARIABLES = [
   'ARTIFACTS_DIR',
   'RUN_ID',
   'REJECTION_REASON',
+  'LOOP_PREV_OUTPUT',
 ] as const;
 export type BuiltinVariable = (typeof BUILTIN_VARIABLES)[number];
 
 export type VariableReference =
   | { kind: 'builtin'; name: BuiltinVariable; offset: number; text: string }
-  | { kind: 'output'; nodeId: string; path: string[]; offset: number; text: string };
+  | { kind: 'output'; nodeId: string; path: string[]; offset: number; text: string }
+  | { kind: 'input'; name: string; offset: number; text: string };
 
 export interface VariableValues {
   /** The message the run was started with. */
@@ -30,6 +32,10 @@ export interface VariableValues {
   runId: string;
   /** In an approval's on_reject prompt: the reason the reviewer gave. */
   rejectionReason?: string;
+  /** In a loop's prompt: the previous iteration's output (empty in the first). */
+  loopPrevOutput?: string;
+  /** The run's input values (`$INPUTS.<name>`). */
+  inputs?: Record<string, string>;
   /** The bundled scripts folder, given to bash nodes as CAIRN_SCRIPTS_DIR. */
   scriptsDir?: string;
   /** Outputs of ended nodes, by id: text, or the parsed JSON of `output_format` nodes. */
@@ -38,12 +44,14 @@ export interface VariableValues {
 
 // `$<id>.output[.field...]` first (an id may look like a builtin name), then the builtins as
 // whole words. `$plan.outputs` and `$HOME` are ordinary text.
+// `$INPUTS.<name>` reads a run input.
 const REFERENCE =
-  /\$(?:([A-Za-z][A-Za-z0-9_-]*)\.output(?![A-Za-z0-9_])((?:\.[A-Za-z0-9_]+)*)|(ARGUMENTS|BASE_BRANCH|DOCS_DIR|ARTIFACTS_DIR|RUN_ID|REJECTION_REASON)(?![A-Za-z0-9_]))/g;
+  /\$(?:([A-Za-z][A-Za-z0-9_-]*)\.output(?![A-Za-z0-9_])((?:\.[A-Za-z0-9_]+)*)|(ARGUMENTS|BASE_BRANCH|DOCS_DIR|ARTIFACTS_DIR|RUN_ID|REJECTION_REASON|LOOP_PREV_OUTPUT)(?![A-Za-z0-9_])|INPUTS\.([A-Za-z][A-Za-z0-9_]*)(?![A-Za-z0-9_]))/g;
 const BASH_BASE_BRANCH = /\$\{?BASE_BRANCH(?![A-Za-z0-9_])/;
 const BASH_OUTPUT_VARIABLE = /\$\{?([A-Z0-9_]+_OUTPUT)(?![A-Za-z0-9_])/g;
 
 function toReference(match: RegExpExecArray): VariableReference {
+  if (match[4] !== undefined) return { kind: 'input', name: match[4], offset: match.index, text: match[0] };
   if (match[3] !== undefined) {
     return { kind: 'builtin', name: match[3] as BuiltinVariable, offset: match.index, text: match[0] };
   }
@@ -54,6 +62,11 @@ function toReference(match: RegExpExecArray): VariableReference {
 /** Every variable reference in a text, in order. */
 export function findReferences(text: string): VariableReference[] {
   return Array.from(text.matchAll(REFERENCE), toReference);
+}
+
+/** The environment variable holding a run input in bash and script nodes: `issue` → `INPUT_ISSUE`. */
+export function inputVariableName(name: string): string {
+  return `INPUT_${name.toUpperCase()}`;
 }
 
 /** The environment variable holding a node's output in bash scripts: `fix-tests` → `FIX_TESTS_OUTPUT`. */
@@ -71,9 +84,26 @@ export function bashUsesBaseBranch(script: string): boolean {
   return BASH_BASE_BRANCH.test(script);
 }
 
+/** Whether a script reads BASE_BRANCH from its environment (`$BASE_BRANCH`, `process.env.BASE_BRANCH`...). */
+export function scriptUsesBaseBranch(script: string): boolean {
+  return /(?<![A-Za-z0-9_])BASE_BRANCH(?![A-Za-z0-9_])/.test(script);
+}
+
 /** Whether a text (prompt, command body, approval message) uses `$BASE_BRANCH`. */
 export function textUsesBaseBranch(text: string): boolean {
   return findReferences(text).some((ref) => ref.kind === 'builtin' && ref.name === 'BASE_BRANCH');
+}
+
+/** The command files a definition names (command nodes and loops), each once. */
+export function commandsUsed(definition: WorkflowDefinition): string[] {
+  const names = definition.nodes.flatMap((node) =>
+    node.kind === 'command'
+      ? [node.command]
+      : node.kind === 'loop' && node.loop.command
+        ? [node.loop.command]
+        : [],
+  );
+  return [...new Set(names)];
 }
 
 /**
@@ -92,6 +122,21 @@ export function usesBaseBranch(
         return textUsesBaseBranch(node.approval.message);
       case 'bash':
         return bashUsesBaseBranch(node.bash);
+      case 'script':
+        return scriptUsesBaseBranch(node.script);
+      case 'cancel':
+        return textUsesBaseBranch(node.cancel);
+      case 'loop': {
+        const { prompt, command, untilBash } = node.loop;
+        const body =
+          command !== undefined && Object.prototype.hasOwnProperty.call(commandBodies, command)
+            ? commandBodies[command]
+            : undefined;
+        return (
+          textUsesBaseBranch(prompt ?? body ?? '') ||
+          (untilBash !== undefined && bashUsesBaseBranch(untilBash))
+        );
+      }
       case 'command': {
         const body = Object.prototype.hasOwnProperty.call(commandBodies, node.command)
           ? commandBodies[node.command]
@@ -116,6 +161,8 @@ function builtinValue(name: BuiltinVariable, values: VariableValues): string {
       return values.runId;
     case 'REJECTION_REASON':
       return values.rejectionReason ?? '';
+    case 'LOOP_PREV_OUTPUT':
+      return values.loopPrevOutput ?? '';
   }
 }
 
@@ -125,12 +172,14 @@ function builtinValue(name: BuiltinVariable, values: VariableValues): string {
  */
 export function substitute(text: string, values: VariableValues): string {
   return text.replace(REFERENCE, (...args: unknown[]) => {
-    const [whole, nodeId, fields, builtin] = args as [
+    const [whole, nodeId, fields, builtin, input] = args as [
       string,
       string | undefined,
       string | undefined,
-      string?,
+      string | undefined,
+      string | undefined,
     ];
+    if (input !== undefined) return values.inputs?.[input] ?? '';
     if (builtin !== undefined) return builtinValue(builtin as BuiltinVariable, values);
     if (nodeId === undefined) return whole;
     const path = fields ? fields.slice(1).split('.') : [];
@@ -139,8 +188,9 @@ export function substitute(text: string, values: VariableValues): string {
 }
 
 /**
- * The environment of a bash node: the builtin values (BASE_BRANCH only when known) and
- * `<ID>_OUTPUT` for each upstream node (JSON text for structured outputs, empty when none).
+ * The environment of a bash or script node: the builtin values (BASE_BRANCH only when known),
+ * `INPUT_<NAME>` for each run input, and `<ID>_OUTPUT` for each upstream node (JSON text for
+ * structured outputs, empty when none).
  */
 export function bashEnvironment(
   values: VariableValues,
@@ -154,6 +204,7 @@ export function bashEnvironment(
   };
   if (values.baseBranch !== undefined) env.BASE_BRANCH = values.baseBranch;
   if (values.scriptsDir !== undefined) env.CAIRN_SCRIPTS_DIR = values.scriptsDir;
+  for (const [name, value] of Object.entries(values.inputs ?? {})) env[inputVariableName(name)] = value;
   for (const id of upstreamIds) env[outputVariableName(id)] = toText(resolveOutput(values.outputs, id, []));
   return env;
 }

@@ -29,25 +29,29 @@ export function claudeSubprocessEnv(
  * longer reads stderr, so this keeps its tail for error messages (and drains the pipe).
  */
 export class ClaudeProcessGroup {
-  pid: number | undefined;
+  /** Every group this turn started (the SDK may spawn again): a kill reaches each of them. */
+  private readonly pids: number[] = [];
+  private readonly killed = new Map<number, Promise<void>>();
   readonly stderr = new OutputTail();
+
+  /** The group started last, for diagnostics. */
+  get pid(): number | undefined {
+    return this.pids.at(-1);
+  }
 
   readonly spawn = (options: SpawnOptions): SpawnedProcess => {
     const child = spawnProcessGroup(options.command, options.args, { cwd: options.cwd, env: options.env });
-    this.pid = child.pid;
+    if (child.pid !== undefined) this.pids.push(child.pid);
     child.stderr?.on('data', (data: Buffer) => this.stderr.push(data));
     // The SDK aborts this signal after its own graceful-close window: then nothing may survive.
     options.signal.addEventListener('abort', () => void this.kill(), { once: true });
     return child as SpawnedProcess;
   };
 
-  private killing: Promise<void> | undefined;
-
-  /** Idempotent: abort, timeout and cleanup may all ask. */
+  /** Idempotent per group: abort, timeout and cleanup may all ask. */
   kill(): Promise<void> {
-    if (this.pid === undefined) return Promise.resolve();
-    this.killing ??= killProcessGroup(this.pid);
-    return this.killing;
+    for (const pid of this.pids) if (!this.killed.has(pid)) this.killed.set(pid, killProcessGroup(pid));
+    return Promise.all(this.killed.values()).then(() => undefined);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { ClaudeSettings } from '../../config/config-types.js';
 import type { Environment } from '../../config/environment.js';
 import type { Logger } from '../../config/logger.js';
+import { claudeNodeOptions } from './claude-node-options.js';
 import { resolveClaudeAuth } from './claude-auth.js';
 import { logFirstEventTimeout } from './claude-diagnostics.js';
 import { CLAUDE_AS_ROOT_FIX, CLAUDE_ROOT_REFUSAL } from './claude-root-guard.js';
@@ -66,18 +67,23 @@ export class ClaudeProvider implements AssistantProvider {
       );
     };
 
+    const env = claudeSubprocessEnv(processEnv, auth, request.repositoryEnv);
+    const nodeOptions = request.options ? claudeNodeOptions(request.options, request.cwd, env) : {};
     const messages = query({
       prompt: request.prompt,
-      options: claudeQueryOptions({
-        cwd: request.cwd,
-        model: settings.model,
-        resume: request.resumeSessionId,
-        settingSources: settings.settingSources,
-        executablePath,
-        env: claudeSubprocessEnv(processEnv, auth, request.repositoryEnv),
-        abortController,
-        group,
-      }),
+      options: {
+        ...claudeQueryOptions({
+          cwd: request.cwd,
+          model: settings.model,
+          resume: request.resumeSessionId,
+          settingSources: settings.settingSources,
+          executablePath,
+          env,
+          abortController,
+          group,
+        }),
+        ...nodeOptions,
+      },
     });
     const mapper = new ClaudeMessageMapper();
     let finished = false;

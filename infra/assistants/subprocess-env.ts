@@ -12,6 +12,16 @@ function cairnSecretNames(): string[] {
 }
 
 /**
+ * For code from outside the repository (a fork's pull request): the process environment without
+ * even the code-host tokens, which a fork's author must never be able to read.
+ */
+export function withoutCodeHostTokens(processEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env = { ...processEnv };
+  for (const name of KEPT_SECRETS) delete env[name];
+  return env;
+}
+
+/**
  * The environment an assistant subprocess starts from: Cairn's own, without Claude session
  * markers and without Cairn's secrets. Assistant credentials are added back by each provider's
  * auth module, so a key only reaches the subprocess when the chosen auth mode wants it.

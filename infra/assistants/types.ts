@@ -1,3 +1,5 @@
+import type { AssistantOptions } from '../../domain/workflow-definitions/types.js';
+
 export type AssistantName = 'claude' | 'codex';
 
 /** What a provider streams during one turn, in order. Exactly one `done` ends a turn that did not throw. */
@@ -26,6 +28,8 @@ export interface AssistantTurnRequest {
   signal: AbortSignal;
   /** The repository config's `env` map: given to the Claude subprocess only. */
   repositoryEnv?: Record<string, string>;
+  /** A workflow node's tools, effort, thinking, MCP servers, skills, agents and hooks (Claude only). */
+  options?: AssistantOptions;
 }
 
 export interface AssistantProvider {

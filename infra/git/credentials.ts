@@ -28,21 +28,27 @@ function httpsOrigin(url: string): string | undefined {
   }
 }
 
-/** GITHUB_TOKEN (or GH_TOKEN) for github.com, GITLAB_TOKEN for gitlab.com or GITLAB_URL's host. */
+/**
+ * GITHUB_TOKEN (or GH_TOKEN) for github.com and for GITHUB_API_URL's origin (GitHub Enterprise
+ * Server serves git and its API from one host); GITLAB_TOKEN for gitlab.com and GITLAB_URL's
+ * origin. A configured host is matched with its scheme and port, so a token never goes to
+ * another service that shares the host name.
+ */
 export function gitCredentialsFor(url: string, environment: Environment): GitCredentials {
   const origin = httpsOrigin(url);
   if (!origin) return NONE;
   const host = new URL(origin).hostname.toLowerCase();
   let header: string | undefined;
   let token: string | undefined;
-  if (environment.github.token && (host === 'github.com' || host.endsWith('.github.com'))) {
-    token = environment.github.token;
-    header = basicHeader('x-access-token', token);
-  } else if (
-    environment.gitlab.token &&
-    (host === 'gitlab.com' || host === gitlabHost(environment.gitlab.url))
+  const { github, gitlab } = environment;
+  if (
+    github.token &&
+    (host === 'github.com' || host.endsWith('.github.com') || origin === httpsOrigin(github.apiUrl))
   ) {
-    token = environment.gitlab.token;
+    token = github.token;
+    header = basicHeader('x-access-token', token);
+  } else if (gitlab.token && (host === 'gitlab.com' || (gitlab.url && origin === httpsOrigin(gitlab.url)))) {
+    token = gitlab.token;
     header = basicHeader('oauth2', token);
   }
   if (!header || !token) return NONE;
@@ -54,15 +60,6 @@ export function gitCredentialsFor(url: string, environment: Environment): GitCre
     },
     secrets: [token, header, header.replace('Authorization: Basic ', '')],
   };
-}
-
-function gitlabHost(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  try {
-    return new URL(url).hostname.toLowerCase();
-  } catch {
-    return undefined;
-  }
 }
 
 // Shorter "secrets" (empty values, `a=b`) would mangle unrelated text and protect nothing.

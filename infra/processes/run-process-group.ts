@@ -16,6 +16,8 @@ export interface ProcessRunOptions {
    * detaches on purpose.
    */
   stopGroupOnExit?: boolean;
+  /** Sees every chunk of output as it arrives (a node's live log); the result is unchanged. */
+  onOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
 }
 
 export type ProcessRunEnd =
@@ -71,11 +73,15 @@ export function runInProcessGroup(
 
     child.stdout?.on('data', (chunk: Buffer) => {
       if (stopReason === 'output_too_large') return;
+      options.onOutput?.('stdout', chunk);
       stdoutBytes += chunk.length;
       if (stdoutBytes > options.maxStdoutBytes) stop('output_too_large');
       else stdout.push(chunk);
     });
-    child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => {
+      options.onOutput?.('stderr', chunk);
+      stderr.push(chunk);
+    });
     child.on('error', (error) => {
       spawnError = error;
     });

@@ -9,6 +9,9 @@ import {
   type IsolationEnvironment,
 } from '../../db/repositories/isolation-environments.js';
 import { deleteSessionsInactiveSince } from '../../db/repositories/assistant-sessions.js';
+import { purgeInboundDeliveries } from '../../db/repositories/inbound-deliveries.js';
+import { purgeChatPosts } from '../../db/repositories/chat-posts.js';
+import { purgeCodeHostDeliveries } from '../../db/repositories/code-host-deliveries.js';
 import { appendEvent, SYSTEM_STREAM } from '../../db/repositories/events.js';
 import { purgeFinishedStreams, type PurgedEvents } from './journal-retention.js';
 import { reapEnvironment } from './reap-environment.js';
@@ -28,6 +31,8 @@ export interface CleanupReport {
   keptInUse: string[];
   failed: Array<{ environmentId: string; error: string }>;
   deletedSessions: number;
+  /** Records of chat and webhook deliveries older than INBOUND_DELIVERY_RETENTION_DAYS. */
+  deletedDeliveries?: number;
   /** Journal events of streams finished for longer than the session retention. */
   deletedEvents: PurgedEvents;
 }
@@ -36,6 +41,9 @@ export interface CleanupReport {
 export { SYSTEM_STREAM };
 
 const DAY_MS = 86_400_000;
+
+/** Platforms redeliver within hours (Telegram keeps an update 24 h): a week of records is plenty. */
+export const INBOUND_DELIVERY_RETENTION_DAYS = 7;
 
 function groupByCodebase(environments: IsolationEnvironment[]): Map<string, IsolationEnvironment[]> {
   const groups = new Map<string, IsolationEnvironment[]>();
@@ -112,6 +120,12 @@ export async function runCleanupPass(
   const sessionCutoff = new Date(now.getTime() - settings.sessionRetentionDays * DAY_MS).toISOString();
   report.deletedSessions = await deleteSessionsInactiveSince(knex, sessionCutoff);
   report.deletedEvents = await purgeFinishedStreams(knex, settings.sessionRetentionDays, now);
+  const deliveryCutoff = new Date(now.getTime() - INBOUND_DELIVERY_RETENTION_DAYS * DAY_MS).toISOString();
+  report.deletedDeliveries =
+    (await purgeInboundDeliveries(knex, deliveryCutoff)) +
+    (await purgeCodeHostDeliveries(knex, deliveryCutoff));
+  // A reply's posted messages only matter while it may be retried: days, at most.
+  await purgeChatPosts(knex, deliveryCutoff);
 
   await appendEvent(knex, { streamKey: SYSTEM_STREAM, type: 'cleanup_pass', payload: { ...report } });
   deps.logger.info({ event: 'cleanup.pass', ...report }, 'cleanup pass finished');

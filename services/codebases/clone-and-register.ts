@@ -1,4 +1,4 @@
-import { mkdtemp, rename, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { findCodebaseByRepositoryKey } from '../../db/repositories/codebases.js';
 import { redactUrl } from '../../domain/codebases/repository-identity.js';
@@ -100,8 +100,12 @@ export async function cloneAndRegister(
 
   const reservation = await reserveWorkspace(identity, context.workspacesRoot);
   const { workspace } = reservation;
+  // One registration of a repository runs at a time (its workflow id is the repository's), and
+  // an earlier attempt's git was killed before this attempt began: a staging folder here is
+  // what a killed worker left.
+  await removeStagingFolders(workspace.root);
   // Inside the workspace, so the final rename stays on one file system and is atomic.
-  const staging = await mkdtemp(join(workspace.root, '.source-staging-'));
+  const staging = await mkdtemp(join(workspace.root, STAGING_PREFIX));
   try {
     await cloneInto(staging, input, context, hooks);
     if (identity.displayUrl && identity.displayUrl !== input.url) {
@@ -130,6 +134,14 @@ export async function cloneAndRegister(
     name: input.name,
   });
   return { outcome: 'registered', ...stored };
+}
+
+const STAGING_PREFIX = '.source-staging-';
+
+async function removeStagingFolders(root: string): Promise<void> {
+  const entries = await readdir(root).catch(() => []);
+  for (const entry of entries)
+    if (entry.startsWith(STAGING_PREFIX)) await rm(join(root, entry), { recursive: true, force: true });
 }
 
 async function discard(staging: string, reservation: Reservation): Promise<void> {

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { touchLiveConversation, type Conversation } from '../../db/repositories/conversations.js';
 import { appendEvent } from '../../db/repositories/events.js';
 import {
@@ -43,33 +44,40 @@ export type TurnPlace = { status: 'started'; position: 0 } | { status: 'queued';
 export interface PostedMessage {
   conversation: Conversation;
   message: Message;
+  /** The journal id of the message's `message` event: the turn's events follow it. */
+  eventId: number;
   place: TurnPlace;
 }
+
+/** More writes that belong with the stored message (a door's record of the delivery it came in). */
+export type AlsoWrite = (trx: Knex.Transaction, message: Message) => Promise<void>;
 
 /** Stores the message and its `message` event together: once accepted, it is never lost. */
 async function storeUserMessage(
   context: ServiceContext,
   conversation: Conversation,
   content: string,
-): Promise<Message> {
-  const message = await context.db.knex.transaction(async (trx) => {
+  alsoWrite?: AlsoWrite,
+): Promise<{ message: Message; eventId: number }> {
+  const stored = await context.db.knex.transaction(async (trx) => {
     if (!(await touchLiveConversation(trx, conversation.id))) return undefined;
-    const stored = await appendMessage(trx, {
+    const message = await appendMessage(trx, {
       conversationId: conversation.id,
       role: 'user',
       content,
       turnStatus: 'queued',
     });
-    await appendEvent(trx, {
+    const event = await appendEvent(trx, {
       streamKey: conversation.id,
       type: 'message',
-      payload: { messageId: stored.id, message: messageWire(stored) },
+      payload: { messageId: message.id, message: messageWire(message) },
     });
-    return stored;
+    await alsoWrite?.(trx, message);
+    return { message, eventId: event.id };
   });
   // Deleted between the read and the write.
-  if (!message) throw conversationDeleted(conversation);
-  return message;
+  if (!stored) throw conversationDeleted(conversation);
+  return stored;
 }
 
 async function placeInLine(
@@ -95,9 +103,10 @@ export async function postMessage(
   turns: TurnDispatch,
   ref: string,
   content: string,
+  alsoWrite?: AlsoWrite,
 ): Promise<PostedMessage> {
   const conversation = await getLiveConversation(context, ref);
-  const message = await storeUserMessage(context, conversation, content);
+  const { message, eventId } = await storeUserMessage(context, conversation, content, alsoWrite);
   // Placed before the hand-over, so the turn starting meanwhile cannot count against itself.
   const place = await placeInLine(context, message, turns.maxConcurrent);
   // Not awaited: the message is stored, so the caller's answer need not wait for Temporal. A
@@ -110,7 +119,7 @@ export async function postMessage(
       err: (error as Error).message,
     }),
   );
-  return { conversation, message, place };
+  return { conversation, message, eventId, place };
 }
 
 /** Tells a conversation's workflow to cancel the turn of one message. */

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CairnConfig } from '../../config/config-types.js';
 import { attachEnvironment, type Conversation } from '../../db/repositories/conversations.js';
+import { findEnvironment, type IsolationEnvironment } from '../../db/repositories/isolation-environments.js';
 import { findCodebase, type Codebase } from '../../db/repositories/codebases.js';
 import { assertNoEnvLeak } from '../codebases/check-before-spawn.js';
 import { gitCredentialsFor } from '../../infra/git/credentials.js';
@@ -15,6 +16,8 @@ export interface TurnWorkspace {
   codebase?: Codebase;
   /** Global config, layered with the repository's when the conversation has a codebase. */
   config: CairnConfig;
+  /** The folder holds a fork's code: the assistant gets no secrets at all, code-host tokens included. */
+  untrusted: boolean;
 }
 
 /** A conversation without a codebase still needs a folder of its own to run in. */
@@ -25,9 +28,31 @@ function scratchFolder(home: string, conversationId: string): string {
 }
 
 /**
+ * The worktree a conversation was given outside its turns (a pull request's head, by the code-host
+ * door), when it is still active and of the conversation's codebase.
+ */
+async function givenPullRequestWorktree(
+  deps: ServiceContext,
+  conversation: Conversation,
+  codebaseId: string,
+): Promise<IsolationEnvironment | undefined> {
+  if (!conversation.isolationEnvironmentId) return undefined;
+  const given = await findEnvironment(deps.db.knex, conversation.isolationEnvironmentId);
+  return given && given.kind === 'pr' && given.status === 'active' && given.codebaseId === codebaseId
+    ? given
+    : undefined;
+}
+
+/** What runs on code from outside the repository gets none of its secrets and no env-key consent. */
+function withoutSecrets(config: CairnConfig): CairnConfig {
+  return { ...config, effective: { ...config.effective, env: {}, allowTargetRepoKeys: false } };
+}
+
+/**
  * The folder a conversation's turn runs in: its own worktree (`cairn/thread-<hash>`) when it has
- * a codebase, created on the first turn and adopted after. The env-leak gate runs here, right
- * before every spawn, with the codebase's consent.
+ * a codebase, created on the first turn and adopted after; a pull request's thread works in the
+ * pull request's worktree (`cairn/pr-<n>`). The env-leak gate runs here, right before every
+ * spawn, with the codebase's consent (never for a fork's code).
  */
 export async function prepareTurnWorkspace(
   deps: ServiceContext,
@@ -37,16 +62,20 @@ export async function prepareTurnWorkspace(
   const { db, home, logger, environment } = deps;
   const codebase = conversation.codebaseId ? await findCodebase(db.knex, conversation.codebaseId) : undefined;
   if (!codebase) {
-    return { cwd: scratchFolder(home, conversation.id), config: deps.config.global() };
+    return { cwd: scratchFolder(home, conversation.id), config: deps.config.global(), untrusted: false };
   }
-  const config = deps.config.forRepository(codebase.sourcePath);
+  // The base branch's config (the codebase's own checkout), never the worktree's.
+  const baseConfig = deps.config.forRepository(codebase.sourcePath);
+  const pull = await givenPullRequestWorktree(deps, conversation, codebase.id);
+  const config = pull?.untrusted ? withoutSecrets(baseConfig) : baseConfig;
   const { environment: worktree } = await ensureWorktree({
     db,
     codebaseId: codebase.id,
     sourcePath: codebase.sourcePath,
     worktreesRoot: worktreesRootFor(codebase.sourcePath, config.effective.paths.worktrees),
-    kind: 'thread',
-    key: conversation.id,
+    kind: pull ? 'pr' : 'thread',
+    key: pull ? pull.key : conversation.id,
+    untrusted: pull?.untrusted,
     configuredBaseBranch: config.effective.worktree.baseBranch,
     copyFiles: config.effective.worktree.copyFiles,
     credentials: codebase.url ? gitCredentialsFor(codebase.url, environment) : undefined,
@@ -56,6 +85,7 @@ export async function prepareTurnWorkspace(
   if (conversation.isolationEnvironmentId !== worktree.id) {
     await attachEnvironment(db.knex, conversation.id, worktree);
   }
-  await assertNoEnvLeak({ dir: worktree.path, consent: codebase.allowEnvKeys, config, logger });
-  return { cwd: worktree.path, codebase, config };
+  const consent = codebase.allowEnvKeys && !worktree.untrusted;
+  await assertNoEnvLeak({ dir: worktree.path, consent, config, logger });
+  return { cwd: worktree.path, codebase, config, untrusted: worktree.untrusted };
 }

@@ -3,15 +3,21 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { EffectiveConfig } from '../../config/config-types.js';
 import { findCodebase, type Codebase } from '../../db/repositories/codebases.js';
-import { findConversation } from '../../db/repositories/conversations.js';
+import { findConversation, type Conversation } from '../../db/repositories/conversations.js';
+import { findEnvironment } from '../../db/repositories/isolation-environments.js';
 import { listRunEvents } from '../../db/repositories/run-events.js';
-import { findRun } from '../../db/repositories/workflow-runs.js';
-import { usesBaseBranch, validateWorkflowDefinition } from '../../domain/workflow-definitions/index.js';
+import { findRun, listEarlierRunIds } from '../../db/repositories/workflow-runs.js';
+import {
+  commandsUsed,
+  usesBaseBranch,
+  validateWorkflowDefinition,
+} from '../../domain/workflow-definitions/index.js';
 import type { WorkflowDefinition } from '../../domain/workflow-definitions/types.js';
 import type { NodeResult, RunContext } from '../../domain/runs/run-contract.js';
 import { workspaceAt, worktreesRootFor } from '../codebases/workspace.js';
 import { gitCredentialsFor } from '../../infra/git/credentials.js';
 import { resolveBaseBranch } from '../../infra/git/base-branch.js';
+import { runGit } from '../../infra/git/run-git.js';
 import { ensureWorktree } from '../worktrees/worktrees.js';
 import { BUNDLED_SCRIPTS_DIR } from '../workflow-definitions/bundled-library.js';
 import { discoverCommands } from '../workflow-definitions/discover-commands.js';
@@ -36,22 +42,67 @@ export interface PreparedRun {
   context: RunContext;
   /** Nodes that succeeded in an earlier execution (a resumed run skips them). */
   completed: Record<string, NodeResult>;
+  /** For nodes with `persist_session`: the session each ended in at the workflow's last run in this conversation. */
+  persistedSessions?: Record<string, string>;
 }
 
-/** The latest result of each node that succeeded, from the run's recorded events. */
-async function completedNodes(deps: ServiceContext, runId: string): Promise<Record<string, NodeResult>> {
+/**
+ * The latest result of each node that succeeded, from the run's recorded events. A cancel node
+ * (or an always_run one) is never carried over: a run that failed after reaching one (its worker died before the run
+ * ended) reaches it again on resume and ends cancelled, rather than going on past it.
+ */
+async function completedNodes(
+  deps: ServiceContext,
+  runId: string,
+  definition: WorkflowDefinition,
+): Promise<Record<string, NodeResult>> {
+  // always_run nodes (Archon's) run again on every resume, whatever they did before.
+  const again = new Set(
+    definition.nodes.filter((node) => node.kind === 'cancel' || node.alwaysRun).map((node) => node.id),
+  );
   const completed: Record<string, NodeResult> = {};
   for (const event of await listRunEvents(deps.db.knex, runId)) {
-    if (!event.nodeId) continue;
-    if (event.type === 'node_completed')
-      completed[event.nodeId] = { status: 'succeeded', output: event.payload.output };
-    else if (event.type === 'node_started') delete completed[event.nodeId];
+    if (!event.nodeId || again.has(event.nodeId)) continue;
+    if (event.type === 'node_completed') {
+      const { output, sessionId } = event.payload;
+      completed[event.nodeId] = {
+        status: 'succeeded',
+        output,
+        ...(typeof sessionId === 'string' && { sessionId }),
+      };
+    } else if (event.type === 'node_started') delete completed[event.nodeId];
   }
   return completed;
 }
 
+/**
+ * Sessions to continue for `persist_session` nodes: where each ended at the latest earlier run
+ * of this workflow in the same conversation that ran it.
+ */
+async function persistedSessions(
+  deps: ServiceContext,
+  run: { id: string; workflowName: string; conversationId: string | null },
+  definition: WorkflowDefinition,
+): Promise<Record<string, string> | undefined> {
+  const wanted = new Set(
+    definition.nodes.flatMap((node) => ('persistSession' in node && node.persistSession ? [node.id] : [])),
+  );
+  if (wanted.size === 0 || !run.conversationId) return undefined;
+  const found: Record<string, string> = {};
+  const earlier = await listEarlierRunIds(deps.db.knex, { ...run, conversationId: run.conversationId });
+  for (const runId of earlier) {
+    for (const event of await listRunEvents(deps.db.knex, runId)) {
+      const sessionId = event.payload.sessionId;
+      if (event.type !== 'node_completed' || !event.nodeId || !wanted.has(event.nodeId)) continue;
+      if (typeof sessionId === 'string' && found[event.nodeId] === undefined) found[event.nodeId] = sessionId;
+    }
+    if (Object.keys(found).length === wanted.size) break;
+  }
+  return found;
+}
+
 async function commandBodies(definition: WorkflowDefinition, cwd: string, deps: ServiceContext) {
-  const wanted = new Set(definition.nodes.flatMap((node) => (node.kind === 'command' ? [node.command] : [])));
+  const wanted = new Set(commandsUsed(definition));
   if (wanted.size === 0) return {};
   const found = await discoverCommands(repositoryCommands(cwd, deps.config.forRepository(cwd).effective));
   const bodies: Record<string, string> = {};
@@ -72,14 +123,33 @@ interface RunPlace {
 }
 
 /** The run's own worktree of the codebase; a run never falls back to the user's checkout. */
+/**
+ * Where a run of a pull request's conversation starts: the head its `pr` worktree is at (and
+ * whether that code came from a fork). Undefined for other conversations: the base branch.
+ */
+async function pullRequestStart(
+  deps: ServiceContext,
+  conversation: Conversation | undefined,
+  codebase: Codebase,
+): Promise<{ commit: string; untrusted: boolean } | undefined> {
+  if (!conversation?.isolationEnvironmentId) return undefined;
+  const attached = await findEnvironment(deps.db.knex, conversation.isolationEnvironmentId);
+  if (!attached || attached.kind !== 'pr' || attached.codebaseId !== codebase.id || attached.destroyedAt)
+    return undefined;
+  const commit = (await runGit(['rev-parse', 'HEAD'], { cwd: attached.path })).trim();
+  return { commit, untrusted: attached.untrusted };
+}
+
 async function runWorktree(
   deps: ServiceContext,
   runId: string,
   codebase: Codebase,
   definition: WorkflowDefinition,
   config: EffectiveConfig,
+  conversation: Conversation | undefined,
 ): Promise<RunPlace> {
   try {
+    const start = await pullRequestStart(deps, conversation, codebase);
     const { environment } = await ensureWorktree({
       db: deps.db,
       codebaseId: codebase.id,
@@ -92,6 +162,7 @@ async function runWorktree(
       copyFiles: config.worktree.copyFiles,
       credentials: codebase.url ? gitCredentialsFor(codebase.url, deps.environment) : undefined,
       logger: deps.logger,
+      ...(start && { startFrom: start.commit, untrusted: start.untrusted }),
     });
     await deps.db
       .knex('workflow_runs')
@@ -149,7 +220,7 @@ export async function prepareRun(deps: ServiceContext, runId: string): Promise<P
     place =
       definition.isolation === 'none'
         ? await sharedCheckout(deps, codebase, definition, config)
-        : await runWorktree(deps, runId, codebase, definition, config);
+        : await runWorktree(deps, runId, codebase, definition, config, conversation);
     artifactsDir = join(workspaceAt(dirname(codebase.sourcePath)).artifacts, runId);
   } else {
     // No codebase: the run gets a scratch folder of its own.
@@ -158,7 +229,9 @@ export async function prepareRun(deps: ServiceContext, runId: string): Promise<P
     mkdirSync(place.cwd, { recursive: true });
   }
   mkdirSync(artifactsDir, { recursive: true });
-  const commands = await commandBodies(definition, place.cwd, deps);
+  // Command files come from the codebase's checkout (its base branch), never from the run's
+  // worktree, which may hold a pull request's head: a pull request cannot rewrite what runs.
+  const commands = await commandBodies(definition, codebase?.sourcePath ?? place.cwd, deps);
   // Spec rule 3(c), before any node runs: without a codebase there is no base branch to find.
   if (!codebase && usesBaseBranch(definition, commands)) refuse(NO_REPOSITORY_FOR_BASE_BRANCH);
   const context: RunContext = {
@@ -173,6 +246,12 @@ export async function prepareRun(deps: ServiceContext, runId: string): Promise<P
     baseBranch: place.baseBranch,
     scriptsDir: BUNDLED_SCRIPTS_DIR,
     commands,
+    ...(run.inputs && { inputs: run.inputs }),
   };
-  return { context, completed: await completedNodes(deps, runId) };
+  const sessions = await persistedSessions(deps, run, definition);
+  return {
+    context,
+    completed: await completedNodes(deps, runId, definition),
+    ...(sessions && { persistedSessions: sessions }),
+  };
 }

@@ -10,6 +10,8 @@ import {
   statusChange,
   type RunOperation,
 } from '../../domain/runs/run-state-machine.js';
+import type { WorkflowDefinition } from '../../domain/workflow-definitions/types.js';
+import { validateWorkflowDefinition } from '../../domain/workflow-definitions/index.js';
 import type { ServiceContext } from '../context.js';
 import { ServiceError } from '../service-error.js';
 import { findWorkflow } from '../workflow-definitions/discover-workflows.js';
@@ -57,6 +59,48 @@ async function operate(
 }
 
 /**
+ * The run's input values: each declared input from the request, else its default (else empty);
+ * null when the workflow declares none. A missing required input or an undeclared one is a 400.
+ */
+function resolveInputs(
+  definition: WorkflowDefinition,
+  given: Record<string, string>,
+): Record<string, string> | null {
+  const declared = definition.inputs ?? {};
+  const errors = [
+    ...Object.keys(given)
+      .filter((name) => !Object.hasOwn(declared, name))
+      .map((name) => ({ path: `/body/inputs/${name}`, message: 'is not an input of this workflow' })),
+    ...Object.entries(declared)
+      .filter(([name, spec]) => spec.required && given[name] === undefined)
+      .map(([name]) => ({ path: `/body/inputs/${name}`, message: 'is required by this workflow' })),
+  ];
+  if (errors.length > 0) {
+    const names = Object.keys(declared);
+    const detail = names.length > 0 ? `Its inputs: ${names.join(', ')}.` : 'It declares no inputs.';
+    throw ServiceError.invalid('invalid_inputs', `The inputs do not fit the workflow. ${detail}`, errors);
+  }
+  if (Object.keys(declared).length === 0) return null;
+  return Object.fromEntries(
+    Object.entries(declared).map(([name, spec]) => [name, given[name] ?? spec.default ?? '']),
+  );
+}
+
+const REQUIRED_TOKENS = { github: 'GITHUB_TOKEN', gitlab: 'GITLAB_TOKEN' } as const;
+
+/** A workflow that `requires` a code host runs only once that host's token is configured. */
+function checkRequirements(context: ServiceContext, definition: WorkflowDefinition): void {
+  const missing = (definition.requires ?? []).filter((host) => !context.environment[host].token);
+  if (missing.length === 0) return;
+  const variables = missing.map((host) => REQUIRED_TOKENS[host]).join(' and ');
+  throw new ServiceError({
+    kind: 'conflict',
+    code: 'workflow_requirement_missing',
+    detail: `Workflow ${definition.name} requires ${missing.join(' and ')}: set ${variables} and restart Cairn.`,
+  });
+}
+
+/**
  * Stores a run of the named workflow on a conversation and starts its execution. The run is
  * accepted once stored: one whose execution could not be started now is started by the
  * worker's sweep.
@@ -64,7 +108,14 @@ async function operate(
 export async function startRun(
   context: ServiceContext,
   runs: RunClient,
-  input: { workflowName: string; message: string; conversationId: string },
+  input: {
+    workflowName: string;
+    message: string;
+    conversationId: string;
+    inputs?: Record<string, string>;
+    /** This run's budget, over the workflow's `max_cost_usd`. */
+    maxCostUsd?: number;
+  },
 ): Promise<WorkflowRun> {
   const { knex } = context.db;
   const conversation = await findConversationByRef(knex, input.conversationId);
@@ -81,15 +132,29 @@ export async function startRun(
     });
   }
   const codebase = conversation.codebaseId ? await findCodebase(knex, conversation.codebaseId) : undefined;
-  const loadBundled = codebase
-    ? context.config.forRepository(codebase.sourcePath).effective.defaults.loadDefaultWorkflows
-    : true;
-  const workflow = await findWorkflow(input.workflowName, { cwd: codebase?.sourcePath, loadBundled });
+  const defaults = codebase
+    ? context.config.forRepository(codebase.sourcePath).effective.defaults
+    : undefined;
+  const workflow = await findWorkflow(input.workflowName, {
+    cwd: codebase?.sourcePath,
+    loadBundled: defaults?.loadDefaultWorkflows ?? true,
+    loadArchon: defaults?.loadArchonFolders ?? true,
+  });
   if (!workflow) throw ServiceError.notFound(`No workflow named ${input.workflowName}.`);
+  // Discovery found it valid: this is its normalized form.
+  const checked = validateWorkflowDefinition(workflow.workflow);
+  if (!checked.valid) throw ServiceError.notFound(`No valid workflow named ${input.workflowName}.`);
+  checkRequirements(context, checked.definition);
+  const inputs = resolveInputs(checked.definition, input.inputs ?? {});
   const run = await createRun(knex, {
     workflowName: workflow.name,
-    definition: workflow.workflow,
+    // The run keeps its own copy of the definition: a budget given with the request is part of it.
+    definition:
+      input.maxCostUsd === undefined
+        ? workflow.workflow
+        : { ...workflow.workflow, max_cost_usd: input.maxCostUsd },
     message: input.message,
+    inputs,
     conversationId: conversation.id,
     codebaseId: codebase?.id ?? null,
     workerPlatformId: conversation.platformConversationId,

@@ -54,7 +54,15 @@ export async function pauseAgain(deps: ServiceContext, ref: RunRef): Promise<voi
 export interface NodeRecord extends RunRef {
   nodeId: string;
   type:
-    'node_started' | 'node_completed' | 'node_failed' | 'node_skipped' | 'node_retrying' | 'node_reworking';
+    | 'node_started'
+    | 'node_completed'
+    | 'node_failed'
+    | 'node_skipped'
+    | 'node_retrying'
+    | 'node_reworking'
+    | 'node_iteration'
+    | 'node_waiting'
+    | 'node_resumed';
   payload?: Record<string, unknown>;
   tokens?: number;
   costUsd?: number;
@@ -65,6 +73,9 @@ export async function recordNode(deps: ServiceContext, record: NodeRecord): Prom
   await deps.db.knex.transaction(async (trx) => {
     const patch: Record<string, unknown> = { updated_at: nowIso() };
     if (record.type === 'node_started') patch.current_node = record.nodeId;
+    // A usage-limit wait shows on the run itself, until the node goes on.
+    if (record.type === 'node_waiting') patch.waiting_until = record.payload?.until;
+    if (record.type === 'node_resumed') patch.waiting_until = null;
     if (record.tokens) patch.total_tokens = trx.raw('total_tokens + ?', [record.tokens]);
     if (record.costUsd) patch.total_cost_usd = trx.raw('total_cost_usd + ?', [record.costUsd]);
     await trx('workflow_runs').where({ id: record.runId }).update(patch);

@@ -36,6 +36,13 @@ export class JournalHub {
     return this.tails.get(streamKey)?.size ?? 0;
   }
 
+  /** How many clients watch any stream in this process. */
+  totalReaders(): number {
+    let total = 0;
+    for (const tail of this.tails.values()) total += tail.size;
+    return total;
+  }
+
   /** The newest journal id of a stream: where a client without Last-Event-ID starts. */
   latestId(streamKey: string): Promise<number> {
     return latestEventId(this.options.knex, streamKey);

@@ -11,3 +11,7 @@ export type ItemSource = 'bundled' | 'project';
 /** `.cairn/workflows` and `.cairn/commands` inside a repository. */
 export const PROJECT_WORKFLOWS_FOLDER = '.cairn/workflows';
 export const PROJECT_COMMANDS_FOLDER = '.cairn/commands';
+
+/** A repository set up for Archon: its workflows and commands load after Cairn's own folders. */
+export const ARCHON_WORKFLOWS_FOLDER = '.archon/workflows';
+export const ARCHON_COMMANDS_FOLDER = '.archon/commands';

@@ -1,7 +1,12 @@
 import { join, resolve } from 'node:path';
 import { isInside } from '../../infra/files/path-inside.js';
 import { parseYamlMapping, readYamlText, UnusableYaml } from '../../config/safe-yaml.js';
-import { BUNDLED_COMMANDS_DIR, PROJECT_COMMANDS_FOLDER, type ItemSource } from './bundled-library.js';
+import {
+  ARCHON_COMMANDS_FOLDER,
+  BUNDLED_COMMANDS_DIR,
+  PROJECT_COMMANDS_FOLDER,
+  type ItemSource,
+} from './bundled-library.js';
 import { FolderCache, matchingFileNames } from './folder-cache.js';
 import { IdentityMemo } from './identity-memo.js';
 import { checkoutProblem } from '../../infra/files/checkout-boundary.js';
@@ -25,6 +30,8 @@ export interface CommandDiscoveryOptions {
   commandsFolder?: string;
   /** defaults.loadDefaultCommands. */
   loadBundled: boolean;
+  /** defaults.loadArchonFolders (default true): read `.archon/commands/`. */
+  loadArchon?: boolean;
   bundledDir?: string;
 }
 
@@ -90,8 +97,8 @@ function readCommandFolder(folder: string, source: ItemSource, checkout?: string
 }
 
 /**
- * Commands by name: `.cairn/commands/` first, then commands.folder (rule 5), then the bundled
- * ones; the first found wins.
+ * Commands by name: `.cairn/commands/` first, then commands.folder (rule 5), then Archon's
+ * `.archon/commands/`, then the bundled ones; the first found wins.
  */
 export async function discoverCommands(options: CommandDiscoveryOptions): Promise<readonly CommandEntry[]> {
   const folders: Array<[string, ItemSource]> = [];
@@ -100,6 +107,7 @@ export async function discoverCommands(options: CommandDiscoveryOptions): Promis
     // commands.folder is the repository's own setting: it may not point outside the repository.
     const folder = options.commandsFolder ? resolve(options.cwd, options.commandsFolder) : undefined;
     if (folder && isInside(options.cwd, folder, { orAt: true })) folders.push([folder, 'project']);
+    if (options.loadArchon !== false) folders.push([join(options.cwd, ARCHON_COMMANDS_FOLDER), 'project']);
   }
   if (options.loadBundled) folders.push([options.bundledDir ?? BUNDLED_COMMANDS_DIR, 'bundled']);
   const reads = await Promise.all(

@@ -1,5 +1,9 @@
 import { join } from 'node:path';
-import { BUNDLED_WORKFLOWS_DIR, PROJECT_WORKFLOWS_FOLDER } from './bundled-library.js';
+import {
+  ARCHON_WORKFLOWS_FOLDER,
+  BUNDLED_WORKFLOWS_DIR,
+  PROJECT_WORKFLOWS_FOLDER,
+} from './bundled-library.js';
 import { IdentityMemo } from './identity-memo.js';
 import {
   readDefinitionFolder,
@@ -13,6 +17,8 @@ export interface WorkflowDiscoveryOptions {
   cwd?: string;
   /** defaults.loadDefaultWorkflows of that repository. */
   loadBundled: boolean;
+  /** defaults.loadArchonFolders of that repository (default true): read `.archon/workflows/`. */
+  loadArchon?: boolean;
   bundledDir?: string;
 }
 
@@ -40,22 +46,33 @@ export function projectDefinitions(cwd: string): Promise<DefinitionFolder> {
   });
 }
 
+/** The definitions of a repository's `.archon/workflows/` (a repository set up for Archon). */
+export function archonDefinitions(cwd: string): Promise<DefinitionFolder> {
+  return readDefinitionFolder(join(cwd, ARCHON_WORKFLOWS_FOLDER), 'project', {
+    prefix: `${ARCHON_WORKFLOWS_FOLDER}/`,
+    checkout: cwd,
+  });
+}
+
 /**
- * Bundled and project workflows merged by name, a project one replacing a bundled one (rule 2).
- * Files that fail to parse or validate are listed in `errors`; the rest still load.
+ * Bundled and project workflows merged by name, a project one replacing a bundled one (rule 2):
+ * `.archon/workflows/` over the bundled ones, `.cairn/workflows/` over both. Files that fail to
+ * parse or validate are listed in `errors`; the rest still load.
  */
 export async function discoverWorkflows(options: WorkflowDiscoveryOptions): Promise<DiscoveredWorkflows> {
   const bundled = options.loadBundled
     ? await readDefinitionFolder(options.bundledDir ?? BUNDLED_WORKFLOWS_DIR, 'bundled')
     : NOTHING;
+  const archon = options.cwd && options.loadArchon !== false ? await archonDefinitions(options.cwd) : NOTHING;
   const project = options.cwd ? await projectDefinitions(options.cwd) : NOTHING;
-  return merged.get([bundled, project], () => {
+  return merged.get([bundled, archon, project], () => {
     const byName = new Map<string, WorkflowEntry>();
-    for (const entry of [...bundled.entries, ...project.entries]) byName.set(entry.name, entry);
+    for (const entry of [...bundled.entries, ...archon.entries, ...project.entries])
+      byName.set(entry.name, entry);
     const workflows = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
     return Object.freeze({
       workflows: Object.freeze(workflows),
-      errors: Object.freeze([...bundled.errors, ...project.errors]),
+      errors: Object.freeze([...bundled.errors, ...archon.errors, ...project.errors]),
     });
   });
 }
@@ -79,7 +96,9 @@ export async function findWorkflow(
   options: WorkflowDiscoveryOptions,
 ): Promise<WorkflowEntry | undefined> {
   if (options.cwd) {
-    const project = byFileName(await projectDefinitions(options.cwd), name);
+    const project =
+      byFileName(await projectDefinitions(options.cwd), name) ??
+      (options.loadArchon !== false ? byFileName(await archonDefinitions(options.cwd), name) : undefined);
     if (project) return project;
   }
   const { workflows } = await discoverWorkflows(options);

@@ -12,7 +12,11 @@ export async function workflowScope(
   if (cwd === undefined) return { loadBundled: true };
   const directory = await projectDirectory(context.db, cwd);
   const config = context.config.forRepository(directory.path).effective;
-  return { cwd: directory.path, loadBundled: config.defaults.loadDefaultWorkflows };
+  return {
+    cwd: directory.path,
+    loadBundled: config.defaults.loadDefaultWorkflows,
+    loadArchon: config.defaults.loadArchonFolders,
+  };
 }
 
 /** Where to look for commands: bundled ones, plus the project's folders when a cwd is given. */
@@ -35,5 +39,6 @@ export function repositoryCommands(cwd: string, config: EffectiveConfig): Comman
     cwd,
     commandsFolder: config.commands.autoLoad === false ? undefined : config.commands.folder,
     loadBundled: config.defaults.loadDefaultCommands,
+    loadArchon: config.defaults.loadArchonFolders,
   };
 }

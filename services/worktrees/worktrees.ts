@@ -53,6 +53,13 @@ export interface EnsureWorktreeInput extends GitAuth {
   usesBaseBranchVariable?: boolean;
   /** worktree.copyFiles. */
   copyFiles?: readonly string[];
+  /**
+   * A commit a new worktree starts from instead of the base branch (a pull request's head,
+   * already fetched); the base branch is still resolved and recorded.
+   */
+  startFrom?: string;
+  /** The worktree will hold code from outside the repository (a fork's pull request). */
+  untrusted?: boolean;
   logger?: Logger;
   signal?: AbortSignal;
   /**
@@ -164,7 +171,7 @@ async function prepareWorktree(
       `cannot create the worktree at ${path}: the folder exists, is not empty and is not a worktree of ${source}`,
     );
   }
-  const from = await startPoint(input, source, base);
+  const from = input.startFrom ?? (await startPoint(input, source, base));
   // A branch left by an earlier environment with this key (folder removed, branches are kept) is
   // checked out again, so its work continues rather than being shadowed by a fresh branch.
   const branchExists = await gitSucceeds(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], {
@@ -246,7 +253,10 @@ async function ensureLocked(input: EnsureWorktreeInput, source: string): Promise
   let copy: CopyResult;
   let environment: IsolationEnvironment;
   try {
-    copy = await copyIntoWorktree({ sourceRoot: source, worktreeRoot: path, entries: input.copyFiles });
+    // Nothing of the checkout's own (local files may hold secrets) goes next to untrusted code.
+    copy = input.untrusted
+      ? { copied: [], skipped: [], files: [] }
+      : await copyIntoWorktree({ sourceRoot: source, worktreeRoot: path, entries: input.copyFiles });
     await writeCopyManifest(path, copy.files);
     environment = await createEnvironment(db.knex, {
       codebaseId,
@@ -255,6 +265,7 @@ async function ensureLocked(input: EnsureWorktreeInput, source: string): Promise
       branch,
       path,
       baseBranch: prepared.base.branch ?? null,
+      untrusted: input.untrusted ?? false,
     });
   } catch (error) {
     if (isUniqueViolation(error)) {

@@ -7,6 +7,7 @@ import { freePort } from '../../worker/temporal/ports.js';
 import { DEFAULT_TASK_QUEUE } from '../../domain/task-queues.js';
 import type { SystemCheckResult } from '../../workflows/system/system-check.js';
 import { spawnCairn, waitForOk, type CairnProcess } from '../support/cairn-process.js';
+import { startFakeTelegram, type FakeTelegram } from '../support/fakes/telegram-bot-api.js';
 import { rawRequest } from '../support/http.js';
 import { makeTempDir, makeTempHome } from '../support/temp-dirs.js';
 
@@ -24,8 +25,14 @@ function processesMentioning(needle: string): number[] {
   return pids;
 }
 
-function childEnv(home: string, port: number): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_HOME: home, PORT: String(port), LOG_LEVEL: 'info' };
+function childEnv(home: string, port: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...extra,
+    CAIRN_HOME: home,
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+  };
   delete env.TEMPORAL_ADDRESS;
   delete env.DATABASE_URL;
   for (const name of ['HOST', 'WEB_UI_ORIGIN', 'ALLOWED_HOSTS', 'IS_SANDBOX', 'CLAUDE_CODE_BUBBLEWRAP'])
@@ -65,6 +72,27 @@ async function expectOnlyLocalSites(port: number): Promise<void> {
   expect(listed.map((conversation) => conversation.title)).to.not.include('planted');
 }
 
+/** The adapter started with the service: it shows in the health and answers a chat command. */
+async function expectTelegramDoor(port: number, telegram: FakeTelegram): Promise<void> {
+  const health = async () =>
+    (await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()) as {
+      adapters: string[];
+      chat: { telegram: { status: string } };
+    };
+  for (const deadline = Date.now() + 30_000; (await health()).chat.telegram.status !== 'ready';) {
+    if (Date.now() > deadline) throw new Error(`telegram never ready: ${JSON.stringify(await health())}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  expect((await health()).adapters).to.deep.equal(['web', 'telegram']);
+  telegram.pushMessage({ chatId: 7, userId: 7, text: '/help' });
+  const [answer] = await telegram.waitFor(
+    () => (telegram.messages(7).length > 0 ? telegram.messages(7) : undefined),
+    'the help',
+    30_000,
+  );
+  expect(answer!.text).to.contain('/workflow run');
+}
+
 describe('cairn start (the whole service in one process)', function () {
   // A first run may build the Temporal CLI before anything answers.
   this.timeout(20 * 60_000);
@@ -72,15 +100,23 @@ describe('cairn start (the whole service in one process)', function () {
   const home = makeTempHome();
   const cwd = makeTempDir();
   let cairn: CairnProcess | undefined;
+  let telegram: FakeTelegram;
+
+  before(async () => {
+    telegram = await startFakeTelegram();
+  });
 
   after(async () => {
     await cairn?.stop('SIGKILL');
+    await telegram?.close();
     home.cleanup();
     cwd.cleanup();
   });
 
   async function startCairn(port: number): Promise<{ temporalAddress: string }> {
-    cairn = spawnCairn(['start'], { env: childEnv(home.home, port), cwd: cwd.path });
+    // A chat token switches its adapter on: the Telegram door starts with the service.
+    const chat = { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot };
+    cairn = spawnCairn(['start'], { env: childEnv(home.home, port, chat), cwd: cwd.path });
     await waitForOk(`http://127.0.0.1:${port}/health`, cairn, 15 * 60_000);
     const match = /temporal\s+(\S+) \(embedded/.exec(cairn.output());
     expect(match, cairn.output()).to.not.equal(null);
@@ -105,6 +141,7 @@ describe('cairn start (the whole service in one process)', function () {
       database: 'sqlite',
     });
     await expectOnlyLocalSites(port);
+    await expectTelegramDoor(port, telegram);
     // Run as root without a declared sandbox, Claude Code would refuse every turn: the banner says so.
     expect(cairn!.output().includes('Claude Code will refuse every Claude turn')).to.equal(
       process.getuid?.() === 0,

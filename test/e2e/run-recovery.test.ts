@@ -17,6 +17,23 @@ interface RunEvent {
   payload: Record<string, unknown>;
 }
 
+/** Registers the repository, opens a conversation and its stream, and starts `workflow` on it. */
+async function startRunOn(setup: WorkerProcessSetup, repoPath: string, workflow: string, message: string) {
+  const call = jsonClient(setup.app.url);
+  const codebase = await call<{ id: string }>('POST', '/api/codebases', { path: repoPath });
+  expect(codebase.status).to.equal(201);
+  const conversation = await call<{ id: string }>('POST', '/api/conversations', {
+    codebase_id: codebase.body.id,
+  });
+  const stream = await openSse(`${setup.app.url}/api/stream/${conversation.body.id}`, { lastEventId: 0 });
+  const started = await call<{ runId: string }>('POST', `/api/workflows/${workflow}/run`, {
+    message,
+    conversationId: conversation.body.id,
+  });
+  expect(started.status).to.equal(202);
+  return { call, stream, runId: started.body.runId };
+}
+
 describe('a worker killed in the middle of a workflow run', function () {
   this.timeout(5 * 60_000);
 
@@ -34,21 +51,8 @@ describe('a worker killed in the middle of a workflow run', function () {
     let runId: string | undefined;
     try {
       setup = await startWorkerProcess(fakes.env);
-      const { app } = setup;
-      const call = jsonClient(app.url);
-
-      const codebase = await call<{ id: string }>('POST', '/api/codebases', { path: repo.path });
-      expect(codebase.status).to.equal(201);
-      const conversation = await call<{ id: string }>('POST', '/api/conversations', {
-        codebase_id: codebase.body.id,
-      });
-      stream = await openSse(`${app.url}/api/stream/${conversation.body.id}`, { lastEventId: 0 });
-      const started = await call<{ runId: string }>('POST', '/api/workflows/recover/run', {
-        message: 'the task',
-        conversationId: conversation.body.id,
-      });
-      expect(started.status).to.equal(202);
-      runId = started.body.runId;
+      let call: ReturnType<typeof jsonClient>;
+      ({ call, stream, runId } = await startRunOn(setup, repo.path, 'recover', 'the task'));
       const mine = (type: string, nodeId?: string) => (frame: { data: Record<string, unknown> }) =>
         frame.data.type === type &&
         frame.data.runId === runId &&
@@ -103,6 +107,119 @@ describe('a worker killed in the middle of a workflow run', function () {
     }
   });
 
+  it('goes on with a loop whose worker died during its check: no iteration lost or repeated', async () => {
+    const markers = makeTempDir('cairn-loop-marker-');
+    const fakes = fakeAssistants();
+    // The check of each iteration waits for the release; the first one is where the worker dies.
+    const loop = [
+      'name: loop-recover',
+      'nodes:',
+      '  - id: spin',
+      '    loop:',
+      '      prompt: |',
+      '        [fake:counter spin-$RUN_ID]',
+      '      until_bash: |',
+      `        echo check >> '${markers.path}/checks'`,
+      `        while [ ! -f '${markers.path}/release' ]; do sleep 0.1; done`,
+      '        test "$SPIN_OUTPUT" -ge 2',
+      '      max_iterations: 5',
+      '      fresh_context: true',
+      '  - id: after',
+      '    depends_on: [spin]',
+      '    bash: echo "after $SPIN_OUTPUT"',
+      '',
+    ].join('\n');
+    const repo = makeTempRepo({
+      files: { 'README.md': '# app\n', '.cairn/workflows/loop-recover.yaml': loop },
+    });
+    let setup: WorkerProcessSetup | undefined;
+    let stream: SseConnection | undefined;
+    let runId: string | undefined;
+    try {
+      setup = await startWorkerProcess(fakes.env);
+      let call: ReturnType<typeof jsonClient>;
+      ({ call, stream, runId } = await startRunOn(setup, repo.path, 'loop-recover', 'spin'));
+      const checks = join(markers.path, 'checks');
+      await waitForFile(checks, 120_000);
+      await setup.killAndReplaceWorker();
+      // The check is run again on the new worker; only then is it let through.
+      const deadline = Date.now() + 90_000;
+      while (readFileSync(checks, 'utf8').trim().split('\n').length < 2) {
+        if (Date.now() > deadline) throw new Error('the loop check was not retried');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      writeFileSync(join(markers.path, 'release'), '');
+      const end = await waitForRunEnd(stream, runId);
+      expect(end.data.type).to.equal('run_completed');
+
+      const detail = await call<{ events: RunEvent[] }>('GET', `/api/workflows/runs/${runId}`);
+      const iterations = detail.body.events.filter((event) => event.type === 'node_iteration');
+      expect(
+        iterations.map((event) => [event.payload.iteration, event.payload.output, event.payload.done]),
+      ).to.deep.equal([
+        [1, '1', false],
+        [2, '2', true],
+      ]);
+      // Two turns in all: the first iteration's answer was kept, not asked for again.
+      const turns = fakes.invocations().filter((turn) => String(turn.prompt).includes(`spin-${runId}`));
+      expect(turns).to.have.length(2);
+      const after = detail.body.events.find(
+        (event) => event.type === 'node_completed' && event.nodeId === 'after',
+      );
+      expect(after?.payload.output).to.equal('after 2');
+    } finally {
+      stream?.close();
+      await setup?.close(runId && runWorkflowId(runId));
+      fakes.cleanup();
+      repo.cleanup();
+      markers.cleanup();
+    }
+  });
+
+  it('goes on after a usage-limit wait whose worker died: the durable timer fires on the new worker', async () => {
+    const fakes = fakeAssistants();
+    const limited = [
+      'name: limit-recover',
+      'nodes:',
+      '  - id: ask',
+      '    prompt: |',
+      '      [fake:usage-limit-once $RUN_ID 6]',
+      '      [fake:reply answered after the wait]',
+      '',
+    ].join('\n');
+    const repo = makeTempRepo({
+      files: { 'README.md': '# app\n', '.cairn/workflows/limit-recover.yaml': limited },
+    });
+    let setup: WorkerProcessSetup | undefined;
+    let stream: SseConnection | undefined;
+    let runId: string | undefined;
+    try {
+      setup = await startWorkerProcess(fakes.env);
+      let call: ReturnType<typeof jsonClient>;
+      ({ call, stream, runId } = await startRunOn(setup, repo.path, 'limit-recover', 'wait'));
+      await stream.waitFor(
+        (frame) => frame.data.type === 'node_waiting' && frame.data.runId === runId,
+        120_000,
+      );
+      await setup.killAndReplaceWorker();
+      const end = await waitForRunEnd(stream, runId);
+      expect(end.data.type).to.equal('run_completed');
+      const detail = await call<{ events: RunEvent[] }>('GET', `/api/workflows/runs/${runId}`);
+      const types = detail.body.events.filter((event) => event.nodeId === 'ask').map((event) => event.type);
+      expect(types).to.deep.equal(['node_started', 'node_waiting', 'node_resumed', 'node_completed']);
+      const answer = detail.body.events.find((event) => event.type === 'node_completed')!;
+      expect(answer.payload.output).to.equal('answered after the wait');
+      // The limited turn and the one after the wait: nothing asked twice.
+      const turns = fakes.invocations().filter((turn) => String(turn.prompt).includes(runId!));
+      expect(turns).to.have.length(2);
+    } finally {
+      stream?.close();
+      await setup?.close(runId && runWorkflowId(runId));
+      fakes.cleanup();
+      repo.cleanup();
+    }
+  });
+
   it('retries a run preparation whose worker died within a heartbeat timeout, after killing its git', async () => {
     const markers = makeTempDir('cairn-prepare-marker-');
     const fakes = fakeAssistants();
@@ -124,17 +241,9 @@ describe('a worker killed in the middle of a workflow run', function () {
     let runId: string | undefined;
     try {
       setup = await startWorkerProcess(fakes.env);
-      const call = jsonClient(setup.app.url);
-      const codebase = await call<{ id: string }>('POST', '/api/codebases', { path: repo.path });
-      const conversation = await call<{ id: string }>('POST', '/api/conversations', {
-        codebase_id: codebase.body.id,
-      });
-      const stream = await openSse(`${setup.app.url}/api/stream/${conversation.body.id}`, { lastEventId: 0 });
-      const started = await call<{ runId: string }>('POST', '/api/workflows/prepared/run', {
-        message: 'go',
-        conversationId: conversation.body.id,
-      });
-      runId = started.body.runId;
+      const started = await startRunOn(setup, repo.path, 'prepared', 'go');
+      const { stream } = started;
+      runId = started.runId;
       const hookPids = () =>
         existsSync(join(markers.path, 'hook-pids'))
           ? readFileSync(join(markers.path, 'hook-pids'), 'utf8').trim().split('\n').map(Number)

@@ -93,8 +93,10 @@ describe('sign-in through the cairn command', function () {
       AUTH_USERNAME: 'ada',
       COOKIE_SECRET,
       CAIRN_API_TOKEN: API_TOKEN,
-      // Credentials of an adapter that does not run yet: reported as configured, not as running.
-      TELEGRAM_BOT_TOKEN: 'telegram-token-that-nothing-uses',
+      // A chat token starts its adapter in `cairn api` too; its Bot API is a loopback port nobody
+      // answers on, so it keeps trying (and failing) without leaving the machine.
+      TELEGRAM_BOT_TOKEN: '123:telegram-token-nobody-accepts',
+      TELEGRAM_API_ROOT: `http://127.0.0.1:${await freePort()}`,
     };
     const api = spawnCairn(['api'], { env: signInEnv, cwd: cwd.path });
     processes.push(api);
@@ -118,8 +120,12 @@ describe('sign-in through the cairn command', function () {
     const cookie = signIn.headers.getSetCookie()[0]!.split(';')[0]!;
     expect((await fetch(`${base}/api/conversations`, { headers: { Cookie: cookie } })).status).to.equal(200);
     const asClient = { headers: { Authorization: `Bearer ${API_TOKEN}` } };
-    const health = (await (await fetch(`${base}/api/health`, asClient)).json()) as { adapters: string[] };
-    expect(health.adapters).to.deep.equal(['web']);
+    const health = (await (await fetch(`${base}/api/health`, asClient)).json()) as {
+      adapters: string[];
+      chat: { telegram: { status: string } };
+    };
+    expect(health.adapters).to.deep.equal(['web', 'telegram']);
+    expect(health.chat.telegram.status).to.be.oneOf(['connecting', 'failing']);
     const config = (await (await fetch(`${base}/api/config`, asClient)).json()) as {
       integrations: { telegram: boolean };
       signIn: string;

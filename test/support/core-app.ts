@@ -1,4 +1,4 @@
-import { createCoreApp } from '../../api/core/create-core-app.js';
+import { createCoreApp, type CoreAppDependencies } from '../../api/core/create-core-app.js';
 import { sourceBuildUpdateInfo } from '../../api/core/update-routes.js';
 import { JournalHub } from '../../services/streams/journal-hub.js';
 import { turnDispatcher } from '../../services/conversations/conversation-client.js';
@@ -31,8 +31,12 @@ export interface TestCoreAppOptions {
   signIn?: SignIn;
   version?: string;
   adapters?: string[];
+  chatAdapterStates?: CoreAppDependencies['chatAdapterStates'];
+  codeHostStates?: CoreAppDependencies['codeHostStates'];
   corsOrigin?: string;
   update?: UpdateInfo;
+  /** Serve the built page (dist/web) at / as `cairn start` does; off by default, so API tests see the fallback page whether or not an earlier test built it. */
+  webPage?: boolean;
 }
 
 export const OPEN_SIGN_IN: SignInSettings = { mode: 'open', trustProxy: false };
@@ -61,8 +65,11 @@ export async function startTestCoreApp(
     version,
     maxConcurrent: options.maxConcurrent ?? 2,
     adapters: options.adapters ?? ['web'],
+    chatAdapterStates: options.chatAdapterStates,
+    codeHostStates: options.codeHostStates,
     corsOrigin: options.corsOrigin,
     validateResponses: true,
+    webUi: options.webPage ? undefined : false,
     update: options.update ?? sourceBuildUpdateInfo(version, ''),
     signIn: options.signIn ?? new SignIn(db.knex, OPEN_SIGN_IN),
     codebases: { registration: context, temporal },

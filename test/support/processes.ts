@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 
 /** Alive and not a zombie: a killed process that nobody reaped yet counts as gone. */
 export function isAlive(pid: number): boolean {
+  // kill(0) and kill(-1) signal our own group or everyone: a pid read too early must not count as alive.
+  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`not a process id: ${pid}`);
   try {
     process.kill(pid, 0);
   } catch {

@@ -19,7 +19,13 @@ export interface TestTemporal {
   bundle: { code: string };
 }
 
-let shared: Promise<TestTemporal> | undefined;
+// Mocha loads a test file with require() unless its imports need ESM (an ESM-only package such as
+// @octokit/webhooks), then with import(): one process can hold two instances of this module, and
+// the root hook's would not know the other's server (mocha then never exits). The server lives on
+// globalThis, so every instance shares the one server and the root hook stops it.
+const state = ((globalThis as Record<symbol, unknown>)[Symbol.for('cairn.test.temporal')] ??= {}) as {
+  shared?: Promise<TestTemporal>;
+};
 const quietLogger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
 /**
@@ -27,7 +33,7 @@ const quietLogger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent'
  * port). TEMPORAL_ADDRESS points the suite at an existing server instead.
  */
 export function testTemporal(): Promise<TestTemporal> {
-  shared ??= (async () => {
+  state.shared ??= (async () => {
     installTemporalRuntime(quietLogger);
     const endpoint = await provideTemporal({
       address: process.env.TEMPORAL_ADDRESS,
@@ -47,13 +53,13 @@ export function testTemporal(): Promise<TestTemporal> {
     bundleCache.cleanup();
     return { endpoint, client, nativeConnection, bundle };
   })();
-  return shared;
+  return state.shared;
 }
 
 export async function stopTestTemporal(): Promise<void> {
-  if (!shared) return;
-  const temporal = await shared;
-  shared = undefined;
+  if (!state.shared) return;
+  const temporal = await state.shared;
+  state.shared = undefined;
   await temporal.client.connection.close();
   await temporal.nativeConnection.close();
   await temporal.endpoint.stop();

@@ -29,9 +29,11 @@ import {
   substitute,
   upstreamOf,
   type NodeState,
+  type LoopNode,
   type VariableValues,
   type WorkflowNode,
 } from '../../domain/workflow-definitions/index.js';
+import { runLoop, type LoopRunner } from './run-loop.js';
 import type { RunActivities } from '../../activities/runs/run-activities.js';
 import type { NodeActivities } from '../../activities/runs/node-activities.js';
 import { HEARTBEAT_TIMEOUT_MS } from '../../domain/heartbeats.js';
@@ -47,6 +49,15 @@ const ACTIVITY_MARGIN_MS = 60_000;
 const NODE_HEARTBEAT_TIMEOUT = '10 seconds';
 
 type Decision = { kind: 'approve'; signal: ApproveSignal } | { kind: 'reject'; signal: RejectSignal };
+
+/** The approval gate a spent budget asks at: not a node id (those start with a letter). */
+const BUDGET_GATE_ID = '$budget';
+
+/** A usage-limit wait lasts at least this (a reset already past), and at most a week. */
+const MIN_LIMIT_WAIT_MS = 5_000;
+const MAX_LIMIT_WAIT_MS = 7 * 24 * 60 * 60_000;
+/** A limit that keeps coming back after its reset: the node fails after this many waits. */
+const MAX_LIMIT_WAITS = 20;
 
 /**
  * One workflow run: the definition's nodes as a graph, independent nodes side by side (bounded),
@@ -72,7 +83,8 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
     retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
   });
 
-  let cancelled: { actor: string; reason: string } | undefined;
+  /** Who ended the run and why; no actor when a cancel node of the workflow did. */
+  let cancelled: { actor?: string; reason: string; nodeId?: string } | undefined;
   const decisions: Decision[] = [];
   setHandler(cancelSignal, (signal) => {
     cancelled ??= { actor: signal.actor, reason: signal.reason ?? 'cancelled' };
@@ -118,10 +130,43 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
     artifactsDir: context.artifactsDir,
     runId,
     scriptsDir: context.scriptsDir,
+    ...(context.inputs && { inputs: context.inputs }),
     outputs: outputs(),
   });
 
   const waitingGates: string[] = [];
+  /** What the run's assistant turns cost so far, and what it may spend before asking (max_cost_usd). */
+  let spent = 0;
+  let budget = context.definition.maxCostUsd;
+
+  /**
+   * The budget is spent: no new node starts until a person approves as much again (a gate made
+   * on the fly), or rejects, which cancels the run. Nodes already running finish meanwhile, so a
+   * run may end above its budget by what they cost.
+   */
+  const askToSpendMore = async () => {
+    const step = context.definition.maxCostUsd!;
+    const message = `This run has spent USD ${spent.toFixed(6)}, reaching its budget of USD ${budget!.toFixed(6)} (max_cost_usd). Approve to allow USD ${step.toFixed(6)} more; reject to stop the run here.`;
+    const gate: Extract<WorkflowNode, { kind: 'approval' }> = {
+      id: BUDGET_GATE_ID,
+      kind: 'approval',
+      approval: { message, captureResponse: false },
+      dependsOn: [],
+      triggerRule: 'all_success',
+      when: undefined,
+      whenSource: undefined,
+      timeoutMs: undefined,
+      retry: undefined,
+      outputFormat: undefined,
+    };
+    const decision = await askForApproval(gate);
+    if (!decision) return;
+    if (decision.kind === 'approve') budget = budget! + step;
+    else {
+      const reason = decision.signal.reason ? `rejected: ${decision.signal.reason}` : 'rejected: over budget';
+      cancelled ??= { actor: decision.signal.actor, reason };
+    }
+  };
   let endedCount = 0;
   const running = new Set<string>();
   const maxParallel = input.maxParallelNodes ?? DEFAULT_PARALLEL_NODES;
@@ -129,7 +174,14 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
 
   const runNode = async (node: WorkflowNode) => {
     await core.recordNode({ ...ref, nodeId: node.id, type: 'node_started', payload: { kind: node.kind } });
-    const result = node.kind === 'approval' ? await awaitApproval(node) : await runWithRetries(node);
+    const result =
+      node.kind === 'approval'
+        ? await awaitApproval(node)
+        : node.kind === 'cancel'
+          ? await cancelRun(node)
+          : node.kind === 'loop'
+            ? await runLoop(node, loopRunner(node))
+            : await runWithRetries(node);
     results[node.id] = result;
     states[node.id] = result.status === 'succeeded' ? 'succeeded' : 'failed';
   };
@@ -171,6 +223,14 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
     }
   };
 
+  /** A cancel node was reached: the run ends cancelled with its reason, once running nodes stop. */
+  const cancelRun = async (node: Extract<WorkflowNode, { kind: 'cancel' }>): Promise<NodeResult> => {
+    const reason = substitute(node.cancel, values());
+    await core.recordNode({ ...ref, nodeId: node.id, type: 'node_completed', payload: { output: reason } });
+    cancelled ??= { reason, nodeId: node.id };
+    return { status: 'succeeded', output: reason };
+  };
+
   /** Pauses at a gate until its decision (or a cancel, which answers undefined). */
   const askForApproval = async (
     node: Extract<WorkflowNode, { kind: 'approval' }>,
@@ -193,7 +253,62 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
     return decision;
   };
 
-  const runWithRetries = async (node: Exclude<WorkflowNode, { kind: 'approval' }>): Promise<NodeResult> => {
+  /** What a loop node needs from this run: its turns, its bash check, its events. */
+  const loopRunner = (node: LoopNode): LoopRunner => ({
+    turn: (previous, resumeSessionId) => {
+      const { prompt, command } = node.loop;
+      const text = command !== undefined ? (context.commands[command] ?? '') : (prompt ?? '');
+      const prompted = substitute(text, { ...values(), loopPrevOutput: previous });
+      return runAssistant(node, prompted, node.outputFormat, resumeSessionId ?? sessionToResume(node));
+    },
+    check: async (output) => {
+      const own = { ...values(), outputs: { ...outputs(), [node.id]: output } };
+      const env = bashEnvironment(own, [...upstreamOf(context.definition, node.id), node.id]);
+      const { runBashNode } = nodeActivities(node);
+      const script = node.loop.untilBash!;
+      const ended = await runBashNode({ ...nodeExecution(node), outputFormat: undefined, script, env });
+      return ended.status === 'succeeded';
+    },
+    outputs,
+    record: (type, payload, usage) =>
+      core.recordNode({
+        ...ref,
+        nodeId: node.id,
+        type,
+        payload,
+        tokens: usage?.tokens,
+        costUsd: usage?.costUsd,
+      }),
+    cancelled: () => cancelled !== undefined,
+  });
+
+  type WorkNode = Exclude<WorkflowNode, { kind: 'approval' | 'cancel' | 'loop' }>;
+
+  /** What every node activity is told: which node, where, for how long. */
+  const nodeExecution = (node: WorkflowNode) => ({
+    runId,
+    nodeId: node.id,
+    conversationId: context.conversationId,
+    cwd: context.cwd,
+    timeoutMs: node.timeoutMs,
+    outputFormat: node.outputFormat,
+  });
+
+  /**
+   * A node's activities: bash and script ones on this workflow's own queue, assistant ones on the
+   * assistant queue (`taskQueue`), where the conversation limit covers them.
+   */
+  const nodeActivities = (node: WorkflowNode, taskQueue?: string) =>
+    proxyActivities<NodeActivities>({
+      ...(taskQueue && { taskQueue }),
+      startToCloseTimeout: (node.timeoutMs ?? 60 * 60_000) + ACTIVITY_MARGIN_MS,
+      heartbeatTimeout: NODE_HEARTBEAT_TIMEOUT,
+      // A cancelled run ends only once its processes are gone.
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+      retry: { maximumAttempts: 3 },
+    });
+
+  const runWithRetries = async (node: WorkNode): Promise<NodeResult> => {
     const attempts = node.retry?.attempts ?? 1;
     let outcome: NodeOutcome | undefined;
     for (let attempt = 1; attempt <= attempts; attempt += 1) {
@@ -222,56 +337,104 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
         durationMs: outcome!.durationMs,
         tokens: outcome!.tokens,
         costUsd: outcome!.costUsd,
+        ...(outcome!.sessionId !== undefined && { sessionId: outcome!.sessionId }),
       },
     });
-    return { status: outcome!.status, output: outcome!.output, error: outcome!.error };
+    const { status, output, error, sessionId } = outcome!;
+    return { status, output, error, ...(sessionId !== undefined && { sessionId }) };
   };
 
-  const runOnce = (node: Exclude<WorkflowNode, { kind: 'approval' }>): Promise<NodeOutcome> => {
-    const base = {
-      runId,
-      nodeId: node.id,
-      conversationId: context.conversationId,
-      cwd: context.cwd,
-      timeoutMs: node.timeoutMs,
-      outputFormat: node.outputFormat,
-    };
-    const timeout = (node.timeoutMs ?? 60 * 60_000) + ACTIVITY_MARGIN_MS;
-    if (node.kind === 'bash') {
-      const upstream = upstreamOf(context.definition, node.id);
-      const { runBashNode } = proxyActivities<NodeActivities>({
-        startToCloseTimeout: timeout,
-        heartbeatTimeout: NODE_HEARTBEAT_TIMEOUT,
-        // A cancelled run ends only once its processes are gone.
-        cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-        retry: { maximumAttempts: 3 },
-      });
-      return runBashNode({ ...base, script: node.bash, env: bashEnvironment(values(), upstream) });
+  /** The nearest assistant node upstream (depends_on in order, then theirs) that has a session. */
+  const nearestUpstreamSession = (node: WorkflowNode): string | undefined => {
+    const queue = [...node.dependsOn];
+    const seen = new Set<string>();
+    while (queue.length > 0) {
+      const id = queue.shift()!;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const session = results[id]?.sessionId;
+      if (session !== undefined) return session;
+      queue.push(...(context.definition.nodes.find((other) => other.id === id)?.dependsOn ?? []));
+    }
+    return undefined;
+  };
+
+  /** The session a node's first turn continues: its `context`, else its persisted one, else none. */
+  const sessionToResume = (node: WorkflowNode): string | undefined => {
+    if (node.kind !== 'prompt' && node.kind !== 'command' && node.kind !== 'loop') return undefined;
+    if (node.context?.from === 'node') return results[node.context.nodeId]?.sessionId;
+    if (node.context?.from === 'shared') return nearestUpstreamSession(node);
+    return node.persistSession ? prepared.persistedSessions?.[node.id] : undefined;
+  };
+
+  const runOnce = (node: WorkNode): Promise<NodeOutcome> => {
+    const base = nodeExecution(node);
+    if (node.kind === 'bash' || node.kind === 'script') {
+      const env = bashEnvironment(values(), upstreamOf(context.definition, node.id));
+      const { runBashNode, runScriptNode } = nodeActivities(node);
+      if (node.kind === 'bash') return runBashNode({ ...base, script: node.bash, env });
+      const { script, language, deps } = node;
+      return runScriptNode({ ...base, script, language, deps, env });
     }
     const text = node.kind === 'command' ? (context.commands[node.command] ?? '') : node.prompt;
-    return runAssistant(node, substitute(text, values()), node.outputFormat);
+    return runAssistant(node, substitute(text, values()), node.outputFormat, sessionToResume(node));
   };
 
   /** An assistant turn for a node (its prompt, or an approval gate's rework). */
-  const runAssistant = (node: WorkflowNode, prompt: string, outputFormat?: Record<string, unknown>) => {
-    const { runAssistantNode } = proxyActivities<NodeActivities>({
-      taskQueue: assistantQueueFor(coreQueueOf(workflowInfo().taskQueue)),
-      startToCloseTimeout: (node.timeoutMs ?? 60 * 60_000) + ACTIVITY_MARGIN_MS,
-      heartbeatTimeout: NODE_HEARTBEAT_TIMEOUT,
-      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-      retry: { maximumAttempts: 3 },
-    });
+  /**
+   * The assistant's usage limit was hit: the node waits on a durable timer until it resets (the
+   * run stays running, with its `waitingUntil`), or until the run is cancelled.
+   */
+  const waitOutUsageLimit = async (node: WorkflowNode, resetAt: string, error: string | undefined) => {
+    const waitMs = Math.min(Math.max(Date.parse(resetAt) - Date.now(), MIN_LIMIT_WAIT_MS), MAX_LIMIT_WAIT_MS);
+    const until = new Date(Date.now() + waitMs).toISOString();
+    const payload = { reason: 'usage_limit', until, error };
+    await core.recordNode({ ...ref, nodeId: node.id, type: 'node_waiting', payload });
+    await condition(() => cancelled !== undefined, waitMs);
+    if (!cancelled)
+      await core.recordNode({
+        ...ref,
+        nodeId: node.id,
+        type: 'node_resumed',
+        payload: { reason: 'usage_limit' },
+      });
+  };
+
+  /** An assistant turn; one that hits a usage limit is asked again once the limit resets. */
+  const runAssistant = async (
+    node: WorkflowNode,
+    prompt: string,
+    outputFormat?: Record<string, unknown>,
+    resumeSessionId?: string,
+  ): Promise<NodeOutcome> => {
+    for (let waits = 0; ; waits += 1) {
+      const outcome = await assistantTurn(node, prompt, outputFormat, resumeSessionId);
+      spent += outcome.costUsd;
+      if (!outcome.usageLimitResetAt || cancelled || waits >= MAX_LIMIT_WAITS) return outcome;
+      await waitOutUsageLimit(node, outcome.usageLimitResetAt, outcome.error);
+      if (cancelled) return outcome;
+    }
+  };
+
+  const assistantTurn = (
+    node: WorkflowNode,
+    prompt: string,
+    outputFormat?: Record<string, unknown>,
+    resumeSessionId?: string,
+  ) => {
+    const { runAssistantNode } = nodeActivities(
+      node,
+      assistantQueueFor(coreQueueOf(workflowInfo().taskQueue)),
+    );
     return runAssistantNode({
-      runId,
-      nodeId: node.id,
-      conversationId: context.conversationId,
-      cwd: context.cwd,
-      timeoutMs: node.timeoutMs,
+      ...nodeExecution(node),
       outputFormat,
       prompt,
       codebaseId: context.codebaseId,
       provider: node.provider ?? context.definition.provider,
       model: node.model ?? context.definition.model,
+      ...(resumeSessionId !== undefined && { resumeSessionId }),
+      ...('assistant' in node && node.assistant && { options: node.assistant }),
     });
   };
 
@@ -311,6 +474,10 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
       });
     }
     const byId = new Map(context.definition.nodes.map((node) => [node.id, node]));
+    if (ready.start.length > 0 && budget !== undefined && spent >= budget) {
+      await askToSpendMore();
+      continue;
+    }
     for (const id of ready.start) {
       if (running.size >= maxParallel) break;
       launch(byId.get(id)!);
@@ -328,7 +495,7 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
       ...ref,
       end: 'cancelled',
       actor: cancelled.actor,
-      payload: { reason: cancelled.reason },
+      payload: { reason: cancelled.reason, ...(cancelled.nodeId && { nodeId: cancelled.nodeId }) },
     });
     return;
   }

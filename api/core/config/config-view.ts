@@ -53,7 +53,11 @@ export const Config = StrictObject({
     copyFiles: Type.Array(Type.String()),
   }),
   docs: StrictObject({ path: Type.String() }),
-  defaults: StrictObject({ loadDefaultCommands: Type.Boolean(), loadDefaultWorkflows: Type.Boolean() }),
+  defaults: StrictObject({
+    loadDefaultCommands: Type.Boolean(),
+    loadDefaultWorkflows: Type.Boolean(),
+    loadArchonFolders: Type.Boolean(),
+  }),
   envKeys: Type.Array(Type.String(), {
     description: "names of the variables the repository's env map gives Claude; the values are never shown",
   }),

@@ -2,6 +2,7 @@ import {
   ComponentRef,
   defineRoute,
   defineRoutes,
+  Nullable,
   pageSchema,
   SerializedJson,
   StrictObject,
@@ -10,6 +11,8 @@ import {
   type Static,
 } from '../../http/index.js';
 import type { ServiceContext } from '../../../services/context.js';
+import { runWorkflowId } from '../../../domain/runs/run-contract.js';
+import { temporalExecutionUrl, temporalUiBase } from '../../../domain/temporal-links.js';
 import {
   getRunByWorker,
   getRunDetailAsJson,
@@ -32,12 +35,19 @@ const RunRef = ComponentRef('WorkflowRun', WorkflowRun);
 const RunDetailSchema = StrictObject({
   run: RunRef,
   events: Type.Array(ComponentRef('WorkflowRunEvent', WorkflowRunEvent)),
+  temporalUrl: Nullable(
+    Type.String({
+      description: "the run's execution in the Temporal Web UI (TEMPORAL_UI_URL); null when no UI is known",
+    }),
+  ),
 });
 
-const detailView = ({ run, events }: RunDetail): Static<typeof RunDetailSchema> => ({
-  run: runView(run),
-  events: events.map(runEventView),
-});
+/** The run's execution in the Temporal Web UI, when Cairn knows where that is. */
+function temporalUrlOf(context: ServiceContext, runId: string): string | null {
+  const { temporal } = context.environment;
+  const base = temporalUiBase(temporal);
+  return base ? temporalExecutionUrl(base, temporal.namespace, runWorkflowId(runId)) : null;
+}
 
 export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
   return defineRoutes(
@@ -77,9 +87,16 @@ export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
       tags: ['runs'],
       params: Type.Object({ platformId: Type.String({ minLength: 1, maxLength: 255 }) }),
       responses: { 200: { description: 'the run with its events', schema: RunDetailSchema } },
-      handler: async ({ params }) => ({
-        body: detailView(await getRunByWorker(context, params.platformId)),
-      }),
+      handler: async ({ params }) => {
+        const { run, events }: RunDetail = await getRunByWorker(context, params.platformId);
+        return {
+          body: {
+            run: runView(run),
+            events: events.map(runEventView),
+            temporalUrl: temporalUrlOf(context, run.id),
+          },
+        };
+      },
     }),
     defineRoute({
       method: 'GET',
@@ -99,6 +116,7 @@ export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
           body: SerializedJson.object<Static<typeof RunDetailSchema>>({
             run: new SerializedJson(detail.run),
             events: SerializedJson.ofItems(detail.events),
+            temporalUrl: temporalUrlOf(context, params.runId),
           }),
         };
       },

@@ -3,6 +3,7 @@ import {
   defineRoute,
   defineRoutes,
   StrictObject,
+  StringMap,
   Type,
   type HttpContext,
   type RouteDefinition,
@@ -58,6 +59,19 @@ export function runOperationRoutes({ context, runs }: RunRouteDependencies): Rou
       body: StrictObject({
         message: Type.String({ minLength: 1, maxLength: 200_000, pattern: '\\S' }),
         conversationId: Type.String({ minLength: 1, maxLength: 255 }),
+        inputs: Type.Optional(
+          StringMap({
+            description: "values for the workflow's declared inputs (docs/workflow-format.md, Inputs)",
+            maxProperties: 100,
+          }),
+        ),
+        max_cost_usd: Type.Optional(
+          Type.Number({
+            exclusiveMinimum: 0,
+            maximum: 100_000,
+            description: "this run's budget in US dollars, over the workflow's max_cost_usd",
+          }),
+        ),
       }),
       responses: { 202: { description: 'the run, started', schema: RunRef } },
       handler: async ({ params, body }) => {
@@ -65,6 +79,8 @@ export function runOperationRoutes({ context, runs }: RunRouteDependencies): Rou
           workflowName: params.name,
           message: body.message,
           conversationId: body.conversationId,
+          ...(body.inputs && { inputs: body.inputs }),
+          ...(body.max_cost_usd !== undefined && { maxCostUsd: body.max_cost_usd }),
         });
         return { status: 202, body: runView(run), headers: { Location: `/api/workflows/runs/${run.id}` } };
       },

@@ -5,6 +5,7 @@ import {
   type Static,
   StrictObject,
   StringEnum,
+  StringMap,
   Type,
 } from '../../http/index.js';
 import type { JsonProjection } from '../../../db/json-projection.js';
@@ -20,6 +21,11 @@ export const WorkflowRun = StrictObject({
   workflowName: Type.String(),
   status: RunStatusSchema,
   message: Nullable(Type.String()),
+  inputs: Nullable(
+    StringMap({
+      description: "values of the workflow's declared inputs, defaults applied; null when it declares none",
+    }),
+  ),
   conversationId: Nullable(Type.String()),
   codebaseId: Nullable(Type.String()),
   isolationEnvironmentId: Nullable(Type.String()),
@@ -28,6 +34,9 @@ export const WorkflowRun = StrictObject({
   error: Nullable(Type.String()),
   totalTokens: Type.Integer(),
   totalCostUsd: Type.Number(),
+  waitingUntil: Nullable(
+    DateTime({ description: "while a node waits out the assistant's usage limit: when the run goes on" }),
+  ),
   startedAt: Nullable(DateTime()),
   completedAt: Nullable(DateTime()),
   createdAt: DateTime(),
@@ -51,6 +60,7 @@ export function runView(run: RunRecord): Static<typeof WorkflowRun> {
     workflowName: run.workflowName,
     status: run.status,
     message: run.message,
+    inputs: run.inputs,
     conversationId: run.conversationId,
     codebaseId: run.codebaseId,
     isolationEnvironmentId: run.isolationEnvironmentId,
@@ -59,6 +69,7 @@ export function runView(run: RunRecord): Static<typeof WorkflowRun> {
     error: run.error,
     totalTokens: run.totalTokens,
     totalCostUsd: run.totalCostUsd,
+    waitingUntil: run.waitingUntil,
     startedAt: run.startedAt,
     completedAt: run.completedAt,
     createdAt: run.createdAt,
@@ -75,6 +86,7 @@ export const runJsonColumns: JsonProjection = {
   workflowName: ['workflow_name'],
   status: ['status'],
   message: ['message'],
+  inputs: ['inputs', 'json'],
   conversationId: ['conversation_id'],
   codebaseId: ['codebase_id'],
   isolationEnvironmentId: ['isolation_environment_id'],
@@ -83,6 +95,7 @@ export const runJsonColumns: JsonProjection = {
   error: ['error'],
   totalTokens: ['total_tokens'],
   totalCostUsd: ['total_cost_usd'],
+  waitingUntil: ['waiting_until', 'time'],
   startedAt: ['started_at', 'time'],
   completedAt: ['completed_at', 'time'],
   createdAt: ['created_at', 'time'],

@@ -124,6 +124,12 @@ for (const kind of databaseKinds()) {
       });
       expect(readFileSync(configFile(), 'utf8')).to.not.include('codex');
       expect(readFileSync(configFile(), 'utf8')).to.include('model: claude-opus-4');
+
+      // Removing a setting of a section the file does not have: nothing to do, not a 500.
+      const before = readFileSync(configFile(), 'utf8');
+      const absent = await call('PATCH', '/api/config/assistants', { codex: { model: null } });
+      expect(absent.status, absent.text).to.equal(200);
+      expect(readFileSync(configFile(), 'utf8')).to.equal(before);
     });
 
     it('creates config.yaml when there is none, readable by its owner only', async () => {

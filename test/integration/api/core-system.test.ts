@@ -10,6 +10,12 @@ import { makeTempDir } from '../../support/temp-dirs.js';
 import { startLazyCoreApp, type TestCoreApp } from '../../support/core-app.js';
 
 for (const kind of databaseKinds()) {
+  const TELEGRAM_READY = {
+    status: 'ready' as const,
+    detail: '@cairn_bot',
+    since: '2026-11-25T08:00:00.000Z',
+  };
+
   describe(`core system endpoints (${kind.name})`, () => {
     let test: TestDatabase;
     let server: TestCoreApp;
@@ -26,6 +32,7 @@ for (const kind of databaseKinds()) {
         version: '9.8.7',
         maxConcurrent: 3,
         adapters: ['web', 'telegram'],
+        chatAdapterStates: () => ({ telegram: TELEGRAM_READY }),
         corsOrigin: 'https://ui.example',
         update: sourceBuildUpdateInfo('9.8.7', 'https://example.invalid/cairn/releases'),
       });
@@ -82,6 +89,11 @@ for (const kind of databaseKinds()) {
         status: 'ok',
         adapter: 'web',
         adapters: ['web', 'telegram'],
+        chat: {
+          telegram: TELEGRAM_READY,
+          discord: { status: 'not_configured' },
+          slack: { status: 'not_configured' },
+        },
         concurrency: { active: 2, queued: 1, maxConcurrent: 3 },
         runningWorkflows: 1,
         version: '9.8.7',

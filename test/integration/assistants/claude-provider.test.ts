@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import {
   createAssistantProvider,
@@ -14,6 +14,7 @@ import {
   configFor,
   environmentFor,
   isAlive,
+  readPid,
   makeAssistantSandbox,
   replyText,
   waitFor,
@@ -207,16 +208,15 @@ describe('assistants/claude provider (real SDK, fake claude executable)', functi
     const running = collect(
       provider().provider.runTurn(turn('[fake:spawn-child]', { signal: controller.signal })),
     );
-    const childPid = await waitFor(
-      () =>
-        existsSync(sandbox.childPidFile) ? Number(readFileSync(sandbox.childPidFile, 'utf8')) : undefined,
-      'the grandchild pid',
-    );
+    const childPid = await waitFor(() => readPid(sandbox.childPidFile), 'the grandchild pid');
     expect(isAlive(childPid)).to.equal(true);
     controller.abort();
     const error = await caught(running);
     expect(error.code).to.equal('aborted');
-    await waitFor(() => !isAlive(childPid), 'the grandchild to die');
+    // Should it ever survive, say how: its state, parent and process group.
+    await waitFor(() => !isAlive(childPid), 'the grandchild to die').catch((error: Error) => {
+      throw new Error(`${error.message}: /proc/${childPid}/stat ${readStat(childPid)}`);
+    });
   });
 
   it('warns once about a surrounding Claude session, strips its markers, and can be told not to', async () => {
@@ -240,3 +240,11 @@ describe('assistants/claude provider (real SDK, fake claude executable)', functi
     expect(error.message).to.contain('/nonexistent/claude');
   });
 });
+
+function readStat(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').trim();
+  } catch {
+    return '(gone)';
+  }
+}

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { codexHomeDir } from '../../../infra/assistants/codex-auth.js';
@@ -12,6 +12,7 @@ import {
   configFor,
   environmentFor,
   isAlive,
+  readPid,
   makeAssistantSandbox,
   replyText,
   waitFor,
@@ -154,11 +155,7 @@ describe('assistants/codex provider (real SDK, fake codex executable)', function
   it('abort during a turn kills the whole process tree', async () => {
     const controller = new AbortController();
     const running = collect(provider().runTurn(turn('[fake:spawn-child]', { signal: controller.signal })));
-    const childPid = await waitFor(
-      () =>
-        existsSync(sandbox.childPidFile) ? Number(readFileSync(sandbox.childPidFile, 'utf8')) : undefined,
-      'the grandchild pid',
-    );
+    const childPid = await waitFor(() => readPid(sandbox.childPidFile), 'the grandchild pid');
     controller.abort();
     const error = await caught(running);
     expect(error.code).to.equal('aborted');

@@ -9,7 +9,7 @@ import { makeTempDir } from '../../support/temp-dirs.js';
 import { rejection } from '../../support/processes.js';
 
 export { FAKE_CLAUDE, FAKE_CODEX } from '../../support/fake-assistants.js';
-export { isAlive, waitFor } from '../../support/processes.js';
+export { isAlive, readPid, waitFor } from '../../support/processes.js';
 
 export interface FakeLogEntry {
   assistant: 'claude' | 'codex';

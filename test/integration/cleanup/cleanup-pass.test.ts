@@ -1,3 +1,4 @@
+import { findInboundDelivery, recordInboundDelivery } from '../../../db/repositories/inbound-deliveries.js';
 import { expect } from 'chai';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -142,7 +143,7 @@ for (const kind of databaseKinds()) {
       expect(await statusOf(newest.id)).to.equal('active');
     });
 
-    it('deletes assistant sessions inactive past the retention and records the pass in the journal', async () => {
+    it('deletes assistant sessions inactive past the retention, old delivery records, and records the pass in the journal', async () => {
       const conversation = await createConversation(test.db.knex, { platform: 'web' });
       const old = await createAssistantSession(test.db.knex, {
         conversationId: conversation.id,
@@ -153,11 +154,27 @@ for (const kind of databaseKinds()) {
         .knex('assistant_sessions')
         .where({ id: old.id })
         .update({ last_activity_at: new Date(Date.now() - 31 * DAY_MS).toISOString() });
+      await recordInboundDelivery(test.db.knex, {
+        source: 'telegram:1',
+        deliveryId: 'old',
+        outcome: 'ignored',
+      });
+      await recordInboundDelivery(test.db.knex, {
+        source: 'telegram:1',
+        deliveryId: 'new',
+        outcome: 'ignored',
+      });
+      await test.db
+        .knex('inbound_deliveries')
+        .where({ delivery_id: 'old' })
+        .update({ received_at: new Date(Date.now() - 8 * DAY_MS).toISOString() });
       const report = await runCleanupPass(context, settings);
       expect(report.deletedSessions).to.equal(1);
+      expect(report.deletedDeliveries).to.equal(1);
+      expect(await findInboundDelivery(test.db.knex, 'telegram:1', 'new')).to.not.equal(undefined);
       const recorded = await readEventsAfter(test.db.knex, SYSTEM_STREAM, 0);
       expect(recorded.map((e) => e.type)).to.deep.equal(['cleanup_pass']);
-      expect(recorded[0]!.payload).to.include({ deletedSessions: 1 });
+      expect(recorded[0]!.payload).to.include({ deletedSessions: 1, deletedDeliveries: 1 });
     });
 
     it('never removes a worktree adopted after the pass took its snapshot', async () => {

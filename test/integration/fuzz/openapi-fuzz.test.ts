@@ -180,7 +180,13 @@ describe('every operation of the OpenAPI document, fuzzed against a live server'
     test = await databaseKinds()[0]!.create();
     fakes = fakeAssistants();
     repo = makeTempRepo({ files: { 'README.md': '# fuzzed\n' } });
-    const context = testServiceContext(test.db, { home: home.path, env: fakes.env, logger: logs.logger });
+    // The webhooks' secrets set: without them the webhooks answer their documented 503 (deny by default).
+    const webhookSecrets = { WEBHOOK_SECRET: 'fuzz-secret', GITLAB_WEBHOOK_SECRET: 'fuzz-secret' };
+    const context = testServiceContext(test.db, {
+      home: home.path,
+      env: { ...fakes.env, ...webhookSecrets },
+      logger: logs.logger,
+    });
     workers = await startTestWorkers(test.db, { dependencies: context });
     app = await startTestCoreApp(test.db, context, workers);
   });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { isAlive } from '../../support/processes.js';
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { isAlive, readPid, waitFor } from '../../support/processes.js';
+import { chmodSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GitError, runGit } from '../../../infra/git/run-git.js';
 import { makeTempRepo, type TempRepo } from '../../support/git-repos.js';
@@ -119,11 +119,8 @@ describe('git: runGit', function () {
     );
     return {
       env: { GIT_SSH_COMMAND: script },
-      async pid() {
-        // Waits for git to have started the helper; the test's timeout bounds it.
-        while (!existsSync(pidFile)) await new Promise((resolve) => setTimeout(resolve, 20));
-        return Number(readFileSync(pidFile, 'utf8').trim());
-      },
+      // Waits for git to have started the helper and the helper to have written its pid.
+      pid: () => waitFor(() => readPid(pidFile), 'the ssh helper pid'),
     };
   }
 

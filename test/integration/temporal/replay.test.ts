@@ -23,6 +23,9 @@ describe('saved workflow histories replay against the current workflow code', fu
       'conversation.json',
       'workflow-run.json',
       'workflow-run-core-queue.json',
+      'workflow-run-language.json',
+      'workflow-run-usage-limit.json',
+      'workflow-run-budget.json',
     ]);
   });
 

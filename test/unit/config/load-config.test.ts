@@ -50,6 +50,7 @@ describe('config/load-config', () => {
       expect(config.effective.defaults).to.deep.equal({
         loadDefaultCommands: true,
         loadDefaultWorkflows: true,
+        loadArchonFolders: true,
       });
       expect(config.sources).to.deep.equal({});
       expect(config.problems).to.deep.equal([]);
@@ -123,7 +124,11 @@ describe('config/load-config', () => {
         copyFiles: ['.env.example', 'config/a.json -> config/b.json'],
       });
       expect(effective.docs.path).to.equal('documentation');
-      expect(effective.defaults).to.deep.equal({ loadDefaultCommands: false, loadDefaultWorkflows: true });
+      expect(effective.defaults).to.deep.equal({
+        loadDefaultCommands: false,
+        loadDefaultWorkflows: true,
+        loadArchonFolders: true,
+      });
       expect(effective.env).to.deep.equal({ FEATURE_FLAG: 'on', RETRIES: '3', VERBOSE: 'true' });
       expect(config.problems).to.deep.equal([]);
     });
@@ -210,6 +215,19 @@ describe('config/load-config', () => {
       writeFile(globalFile(), 'allow_target_repo_keys: true\n');
       writeFile(repoFile(), 'docs: { path: d }\n');
       expect(load().effective).to.include({ allowTargetRepoKeys: true, allowTargetRepoKeysSource: 'global' });
+    });
+  });
+
+  describe('allow_fork_pull_requests', () => {
+    it('is off unless the repository file turns it on; the global file does not know it', () => {
+      expect(load().effective.allowForkPullRequests).to.equal(false);
+      writeFile(repoFile(), 'allow_fork_pull_requests: true\n');
+      expect(load().effective.allowForkPullRequests).to.equal(true);
+      writeFile(globalFile(), 'allow_fork_pull_requests: true\n');
+      writeFile(repoFile(), 'docs: { path: d }\n');
+      const config = load();
+      expect(config.effective.allowForkPullRequests).to.equal(false);
+      expect(config.problems.map((problem) => problem.key)).to.include('allow_fork_pull_requests');
     });
   });
 

@@ -97,6 +97,23 @@ describe('docker-compose.yml', () => {
       expect(services['cairn-api']!.environment, name).to.have.property(name);
   });
 
+  it('lets the API and the workers run as several replicas (docker compose --scale)', () => {
+    const api = services['cairn-api']!;
+    const worker = services['cairn-worker']!;
+    // A fixed container name or a single host port would stop a second replica from starting.
+    for (const [name, service] of Object.entries({ 'cairn-api': api, 'cairn-worker': worker })) {
+      expect(service, name).to.not.have.property('container_name');
+    }
+    expect(api.ports).to.deep.equal(['127.0.0.1:3090-3099:3090']);
+    expect(worker.ports, 'a worker publishes nothing').to.equal(undefined);
+    // Every replica sees one CAIRN_HOME: a turn or run may land on any worker.
+    expect(api.volumes).to.deep.equal(worker.volumes);
+    expect(api.environment?.CAIRN_HOME).to.equal('/.cairn');
+    expect(api.volumes![0]!.endsWith(':/.cairn')).to.equal(true);
+    // Replicas need Postgres (LISTEN/NOTIFY carries live events between processes), not SQLite.
+    expect(worker.environment?.DATABASE_URL).to.equal(api.environment?.DATABASE_URL);
+  });
+
   it('publishes the API and the Temporal UI only on loopback', () => {
     for (const name of ['cairn-api', 'temporal-ui']) {
       for (const port of services[name]!.ports ?? []) expect(port, name).to.match(/^127\.0\.0\.1:/);

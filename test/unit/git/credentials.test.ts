@@ -41,6 +41,24 @@ describe('git credentials for clones', () => {
     ).to.include('glpat-1');
   });
 
+  it("uses GITHUB_TOKEN for GITHUB_API_URL's origin (scheme and port included) and GITLAB_TOKEN for GITLAB_URL's", () => {
+    const both = environment({
+      GITHUB_TOKEN: 'ghp_enterprise',
+      GITHUB_API_URL: 'http://127.0.0.1:4100/api/v3',
+      GITLAB_TOKEN: 'glpat-selfhosted',
+      GITLAB_URL: 'http://127.0.0.1:4200',
+    });
+    const decoded = (url: string) => {
+      const value = gitCredentialsFor(url, both).env.GIT_CONFIG_VALUE_0;
+      return value && Buffer.from(value.replace('Authorization: Basic ', ''), 'base64').toString();
+    };
+    expect(decoded('http://127.0.0.1:4100/acme/app.git')).to.equal('x-access-token:ghp_enterprise');
+    expect(decoded('http://127.0.0.1:4200/g/app.git')).to.equal('oauth2:glpat-selfhosted');
+    // The same host on another port, or over another scheme, is another service.
+    expect(decoded('http://127.0.0.1:4300/acme/app.git')).to.equal(undefined);
+    expect(decoded('https://127.0.0.1:4100/acme/app.git')).to.equal(undefined);
+  });
+
   it('scrubs URL credentials, tokens and their encoded headers from text', () => {
     const { secrets, env } = gitCredentialsFor(
       'https://github.com/a/b',

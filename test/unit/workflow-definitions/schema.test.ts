@@ -41,6 +41,10 @@ const valid: [string, unknown][] = [
   ['a timeout in seconds', prompt({ timeout: '86400s' })],
   ['a timeout in seconds, below the cap', prompt({ timeout: '86399s' })],
   ['a timeout in minutes', prompt({ timeout: '1439m' })],
+  ['a JavaScript script node', node({ script: 'console.log(1)', runtime: 'bun', output_format: {} })],
+  ['a Python script node with deps', node({ script: 'import httpx', runtime: 'uv', deps: ['httpx>=0.27'] })],
+  ['an sh script node naming one command', node({ script: 'ls', runtime: 'sh', retry: { attempts: 2 } })],
+  ['a cancel node', node({ cancel: 'nothing to do', when: '1 == 1' })],
   ['100 nodes', { name: 'w', nodes: Array.from({ length: 100 }, (_, i) => ({ id: `n${i}`, bash: 'true' })) }],
 ];
 
@@ -110,6 +114,18 @@ const invalid: [string, unknown][] = [
   ['a timeout with leading zeros', prompt({ timeout: '01h' })],
   ['a timeout in days', prompt({ timeout: '1d' })],
   ['a fractional timeout', prompt({ timeout: '1.5h' })],
+  ['a script without runtime', node({ script: 'console.log(1)' })],
+  ['an unknown runtime', node({ script: 'puts 1', runtime: 'ruby' })],
+  ['deps on JavaScript', node({ script: 'console.log(1)', runtime: 'node', deps: ['x'] })],
+  ['deps that are not a list', node({ script: 'print(1)', runtime: 'python', deps: 'httpx' })],
+  ['an option as a dep', node({ script: 'print(1)', runtime: 'python', deps: ['--index-url=x'] })],
+  ['runtime on a bash node', node({ bash: 'true', runtime: 'sh' })],
+  ['provider on a script node', node({ script: 'print(1)', runtime: 'uv', provider: 'claude' })],
+  ['an empty cancel reason', node({ cancel: '' })],
+  ['retry on a cancel node', node({ cancel: 'x', retry: { attempts: 2 } })],
+  ['timeout on a cancel node', node({ cancel: 'x', timeout: '1m' })],
+  ['output_format on a cancel node', node({ cancel: 'x', output_format: {} })],
+  ['a script and a cancel on one node', node({ cancel: 'x', script: 'print(1)', runtime: 'uv' })],
   ['output_format as text', prompt({ output_format: 'json' })],
   ['output_format as a list', prompt({ output_format: [] })],
 ];
@@ -149,6 +165,7 @@ const graphOnly: [string, unknown][] = [
       ],
     },
   ],
+  ['a named script (a file in Archon)', node({ script: 'fetch-pages', runtime: 'bun' })],
   [
     '$<id>.output in bash',
     {

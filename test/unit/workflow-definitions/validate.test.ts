@@ -188,7 +188,13 @@ describe('workflow definitions: validation', () => {
 
   describe('a node on its own', () => {
     const cases: [string, Record<string, unknown>, string[]][] = [
-      ['no kind', {}, ['nodes[1] "b": no kind: a node needs one of prompt, command, bash or approval']],
+      [
+        'no kind',
+        {},
+        [
+          'nodes[1] "b": no kind: a node needs one of prompt, command, bash, approval, script, cancel or loop',
+        ],
+      ],
       [
         'several kinds',
         { prompt: 'x', bash: 'y' },
@@ -271,14 +277,14 @@ describe('workflow definitions: validation', () => {
         'provider and model on a bash node',
         { bash: 'x', provider: 'claude', model: 'm' },
         [
-          'nodes[1] "b": provider: only prompt and command nodes have a provider',
-          'nodes[1] "b": model: only prompt and command nodes have a model',
+          'nodes[1] "b": provider: only prompt, command and loop nodes have a provider',
+          'nodes[1] "b": model: only prompt, command and loop nodes have a model',
         ],
       ],
       [
         'provider on an approval node',
         { approval: { message: 'm' }, provider: 'codex' },
-        ['nodes[1] "b": provider: only prompt and command nodes have a provider'],
+        ['nodes[1] "b": provider: only prompt, command and loop nodes have a provider'],
       ],
       [
         'retry as a number',
@@ -339,9 +345,16 @@ describe('workflow definitions: validation', () => {
         ['nodes[1] "b": timeout: must be between 1s and 24h'],
       ],
       [
-        'a timeout in numbers',
+        'a timeout in milliseconds (Archon) under a second',
         { prompt: 'x', timeout: 60 },
-        ['nodes[1] "b": timeout: must be a duration: a whole number and s, m or h, such as 90s, 10m or 2h'],
+        ['nodes[1] "b": timeout: must be between 1s and 24h'],
+      ],
+      [
+        'a timeout that is neither a duration nor whole milliseconds',
+        { prompt: 'x', timeout: 1.5 },
+        [
+          'nodes[1] "b": timeout: must be a duration: a whole number and s, m or h, such as 90s, 10m or 2h, or a whole number of milliseconds',
+        ],
       ],
       [
         'output_format as text',
@@ -356,7 +369,7 @@ describe('workflow definitions: validation', () => {
       [
         'output_format on an approval node',
         { approval: { message: 'm' }, output_format: {} },
-        ['nodes[1] "b": output_format: only prompt, command and bash nodes have an output_format'],
+        ['nodes[1] "b": output_format: only prompt, command, bash and script nodes have an output_format'],
       ],
     ];
     for (const [what, node, errors] of cases) {
@@ -379,8 +392,8 @@ describe('workflow definitions: validation', () => {
 
     it('reports a node that is not a mapping', () => {
       expect(errorsOf({ name: 'w', nodes: ['prompt: x', null] })).to.deep.equal([
-        'nodes[0]: must be a mapping with an id and one of prompt, command, bash, approval, not a string',
-        'nodes[1]: must be a mapping with an id and one of prompt, command, bash, approval, not null',
+        'nodes[0]: must be a mapping with an id and one of prompt, command, bash, approval, script, cancel or loop, not a string',
+        'nodes[1]: must be a mapping with an id and one of prompt, command, bash, approval, script, cancel or loop, not null',
       ]);
     });
 
@@ -639,7 +652,7 @@ describe('workflow definitions: validation', () => {
         'name: "bad name" must be 1 to 64 characters from a-z, A-Z, 0-9, "-", "_", ".", starting with a letter or digit, without ".."',
         'nodes[0] "a": prompt: must not be empty',
         'nodes[0] "a": retry.attempts: must be between 1 and 5',
-        'nodes[1] "b": provider: only prompt and command nodes have a provider',
+        'nodes[1] "b": provider: only prompt, command and loop nodes have a provider',
         'nodes[2] "b": when: expected a value, found the end of the condition at character 2',
         'nodes[2] "b": id: "b" is already the id of nodes[1]',
         'nodes[1] "b": depends_on: unknown node "zz"',

@@ -1,0 +1,143 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { findCodeHostDelivery } from '../../db/repositories/code-host-deliveries.js';
+import type { CodeHostRequest } from '../../domain/codehost/code-host-request.js';
+import type { CodeHostWorkInput } from '../../domain/codehost/code-host-work.js';
+import { ChatDeliveryRefused } from '../../domain/chat/chat-messenger.js';
+import type { CodeHostClient } from '../../infra/codehost/code-host-client.js';
+import { codeHostClients } from '../../infra/codehost/code-host-clients.js';
+import { searchAttributesRegistered } from '../../infra/temporal/search-attributes.js';
+import type { ServiceContext } from '../../services/context.js';
+import { codeHostDoorServices } from '../../services/codehost/code-host-door.js';
+import {
+  admitCodeHostRequest,
+  answerCodeHostRequest,
+  handleCodeHostRequest,
+  type CodeHostSettings,
+} from '../../services/codehost/handle-request.js';
+import { codebaseForRequest, type RequestCodebase } from '../../services/codehost/request-codebase.js';
+import type { ChatAddress, CodeHostPlatform } from '../../domain/chat/chat-address.js';
+import { ChatPosts } from '../../services/chat/chat-posts.js';
+import { publishRunChanges } from '../../services/codehost/publish-run.js';
+
+function settingsOf(deps: ServiceContext, platform: CodeHostPlatform): CodeHostSettings {
+  const { environment } = deps;
+  return {
+    allowedUsers: environment[platform].allowedUsers,
+    mode: deps.config.global().effective.streaming[platform],
+    botName: environment.general.botDisplayName,
+  };
+}
+
+/** While git clones in another workflow, this activity says it is alive. */
+const HEARTBEAT_EVERY_MS = 10_000;
+
+export function createCodeHostActivities(deps: ServiceContext) {
+  const clients = codeHostClients(deps.environment);
+  let searchAttributes: Promise<boolean> | undefined;
+
+  /** The recorded request and the platform's client; undefined when the record is gone. */
+  async function requestOf(
+    input: CodeHostWorkInput,
+  ): Promise<{ request: CodeHostRequest; client: CodeHostClient } | undefined> {
+    const row = await findCodeHostDelivery(deps.db.knex, input.platform, input.requestKey);
+    if (!row) return undefined;
+    const client = await clients(input.platform);
+    if (!client) {
+      throw ApplicationFailure.nonRetryable(
+        `No ${input.platform === 'github' ? 'GITHUB_TOKEN' : 'GITLAB_TOKEN'} is set on this worker.`,
+        'code_host_not_configured',
+      );
+    }
+    return { request: row.request as CodeHostRequest, client };
+  }
+
+  async function temporalAccess() {
+    const context = Context.current();
+    searchAttributes ??= searchAttributesRegistered(
+      context.client.connection,
+      deps.environment.temporal.namespace,
+    );
+    return {
+      client: context.client,
+      taskQueue: context.info.taskQueue,
+      searchAttributes: await searchAttributes,
+    };
+  }
+
+  /** The token cannot read the repository, the thread is gone: retrying cannot help. */
+  async function refusalsFinal<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof ChatDeliveryRefused) {
+        // The platform will not let the token act there (no access to the repository, a deleted thread).
+        deps.logger.warn({ event: 'code_host.platform_refused', detail: error.message });
+        throw ApplicationFailure.nonRetryable(error.message, 'code_host_refused');
+      }
+      throw error;
+    }
+  }
+
+  return {
+    /** Who asked: a bot or someone not allowed does nothing; anyone else gets the 👀. */
+    async admitCodeHostRequest(input: CodeHostWorkInput): Promise<string> {
+      const found = await requestOf(input);
+      if (!found) return 'forgotten';
+      return refusalsFinal(() =>
+        admitCodeHostRequest(deps, found.client, settingsOf(deps, input.platform), found.request),
+      );
+    },
+
+    /** The repository's codebase, cloned on its first mention (waits for the registration workflow). */
+    async codebaseForCodeHostRequest(input: CodeHostWorkInput): Promise<RequestCodebase | undefined> {
+      const found = await requestOf(input);
+      if (!found) return undefined;
+      const context = Context.current();
+      const ticker = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+      try {
+        return await codebaseForRequest(deps, await temporalAccess(), found.request);
+      } finally {
+        clearInterval(ticker);
+      }
+    },
+
+    /** Hands an admitted request to its thread's conversation (or answers why it cannot be). */
+    async answerCodeHostRequest(input: CodeHostWorkInput, codebase?: RequestCodebase): Promise<string> {
+      const found = await requestOf(input);
+      if (!found) return 'forgotten';
+      const door = codeHostDoorServices(deps, Context.current().client, await temporalAccess());
+      return refusalsFinal(() =>
+        answerCodeHostRequest(
+          deps,
+          door,
+          found.client,
+          settingsOf(deps, input.platform),
+          found.request,
+          codebase,
+        ),
+      );
+    },
+
+    /** A completed run's commits pushed and proposed as a pull request, announced once in the thread. */
+    async publishRunChanges(input: { address: ChatAddress; runId: string }): Promise<string> {
+      const client = await clients(input.address.platform as CodeHostPlatform);
+      if (!client) return 'not_configured';
+      const context = Context.current();
+      const replyId = context.info.workflowExecution?.workflowId ?? `activity:${context.info.activityId}`;
+      const posts = new ChatPosts(deps.db.knex, client, input.address, replyId);
+      return refusalsFinal(() => publishRunChanges(deps, client, posts, input));
+    },
+
+    /** Admits and answers in one: what workflows started before the codebase step call. */
+    async handleCodeHostRequest(input: CodeHostWorkInput): Promise<string> {
+      const found = await requestOf(input);
+      if (!found) return 'forgotten';
+      const door = codeHostDoorServices(deps, Context.current().client, await temporalAccess());
+      return refusalsFinal(() =>
+        handleCodeHostRequest(deps, door, found.client, settingsOf(deps, input.platform), found.request),
+      );
+    },
+  };
+}
+
+export type CodeHostActivities = ReturnType<typeof createCodeHostActivities>;

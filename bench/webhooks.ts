@@ -1,0 +1,179 @@
+// Code-host webhooks under load: a real `cairn start` (embedded Temporal, SQLite) receiving GitHub
+// webhooks signed as GitHub signs them, answering through a fake GitHub API on loopback.
+// Targets (issue 15, AMENDMENTS B "15"): webhook received -> 2xx p99 under 50 ms with 50 concurrent
+// deliveries (the outbox: record, 202, start after); 1,000 deliveries of which 500 are duplicates
+// start exactly 500 pieces of work. The comments are `/status` commands, so the work (a check of
+// who asked, a 👀, one answer comment) needs no assistant. Not part of the test suite. Prints JSON.
+import { performance } from 'node:perf_hooks';
+import { fakeAssistants } from '../test/support/fake-assistants.js';
+import { makeTempRepo } from '../test/support/git-repos.js';
+import {
+  GITHUB_TOKEN,
+  signGitHub,
+  startFakeGitHub,
+  type FakeGitHub,
+} from '../test/support/fakes/github-api.js';
+import { printFigures, round, stats, percentile, withStandaloneCairn } from './support.js';
+
+const SECRET = 'bench-webhook-secret';
+const CONCURRENT = Number(process.env.BENCH_CONCURRENT ?? 50);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+const UNIQUE = Number(process.env.BENCH_UNIQUE ?? 500);
+let commentId = 1;
+/** The fake GitHub's git over HTTP: the first request clones acme/shop from it. */
+let gitBase = 'https://github.com';
+
+function statusComment(issue: number, id = commentId++) {
+  return {
+    action: 'created',
+    issue: {
+      number: issue,
+      title: `Issue ${issue}`,
+      body: '',
+      html_url: 'https://github.com/acme/shop/issues/1',
+    },
+    comment: {
+      id,
+      body: '/status',
+      user: { login: 'alice', id: 1, type: 'User' },
+      updated_at: '2026-11-27T00:00:00Z',
+    },
+    repository: {
+      full_name: 'acme/shop',
+      clone_url: `${gitBase}/acme/shop.git`,
+      default_branch: 'main',
+    },
+    sender: { login: 'alice', id: 1, type: 'User' },
+  };
+}
+
+/** One delivery; answers the time to the 2xx in ms and the receipt's status. */
+async function deliver(base: string, payload: unknown, deliveryId: string) {
+  const body = JSON.stringify(payload);
+  const started = performance.now();
+  const response = await fetch(`${base}/webhooks/github`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': 'issue_comment',
+      'x-github-delivery': deliveryId,
+      'x-hub-signature-256': signGitHub(SECRET, body),
+    },
+    body,
+  });
+  const receipt = (await response.json()) as { status: string };
+  if (response.status !== 202)
+    throw new Error(`webhook answered ${response.status}: ${JSON.stringify(receipt)}`);
+  return { ms: performance.now() - started, status: receipt.status };
+}
+
+async function waitUntil(probe: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Rounds of CONCURRENT distinct deliveries sent at once; the time each took to its 2xx. */
+async function latency(base: string, github: FakeGitHub) {
+  const times: number[] = [];
+  const roundP99: number[] = [];
+  let issue = 100_000;
+  // A warm-up round, not counted: the first requests compile the route's validators.
+  await Promise.all(Array.from({ length: 5 }, (_, i) => deliver(base, statusComment(issue++), `warm-${i}`)));
+  for (let roundIndex = 0; roundIndex < ROUNDS; roundIndex++) {
+    const answers = await Promise.all(
+      Array.from({ length: CONCURRENT }, (_, i) =>
+        deliver(base, statusComment(issue++), `lat-${roundIndex}-${i}`),
+      ),
+    );
+    times.push(...answers.map((answer) => answer.ms));
+    roundP99.push(
+      round(
+        percentile(
+          answers.map((answer) => answer.ms),
+          0.99,
+        ),
+      ),
+    );
+  }
+  const sent = 5 + ROUNDS * CONCURRENT;
+  const answeredAt = performance.now();
+  await waitUntil(() => github.comments.length >= sent, 10 * 60_000);
+  return {
+    deliveries: ROUNDS * CONCURRENT,
+    concurrent: CONCURRENT,
+    webhookTo2xxMs: { ...stats(times), p99: round(percentile(times, 0.99)) },
+    // The first round meets idle workers; later ones compete with the work of the rounds before.
+    p99ByRoundMs: roundP99,
+    allAnsweredAfterMs: Math.round(performance.now() - answeredAt),
+  };
+}
+
+/** UNIQUE requests, each delivered twice (once under another delivery id), shuffled: how many answers. */
+async function duplicates(base: string, github: FakeGitHub) {
+  const before = github.comments.length;
+  const reactionsBefore = github.reactions.length;
+  const deliveries = Array.from({ length: UNIQUE }, (_, i) => {
+    const payload = statusComment(200_000 + i);
+    return [
+      { payload, id: `dup-${i}` },
+      { payload, id: i % 2 === 0 ? `dup-${i}` : `dup-other-hook-${i}` },
+    ];
+  }).flat();
+  for (let i = deliveries.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [deliveries[i], deliveries[j]] = [deliveries[j]!, deliveries[i]!];
+  }
+  const receipts: string[] = [];
+  for (let i = 0; i < deliveries.length; i += CONCURRENT) {
+    const batch = deliveries.slice(i, i + CONCURRENT);
+    receipts.push(
+      ...(await Promise.all(batch.map((d) => deliver(base, d.payload, d.id)))).map((a) => a.status),
+    );
+  }
+  await waitUntil(() => github.comments.length - before >= UNIQUE, 10 * 60_000);
+  // Anything started twice would answer within a few seconds of the rest.
+  await new Promise((resolve) => setTimeout(resolve, 5_000));
+  return {
+    deliveries: deliveries.length,
+    distinctRequests: UNIQUE,
+    receipts: {
+      accepted: receipts.filter((s) => s === 'accepted').length,
+      duplicate: receipts.filter((s) => s === 'duplicate').length,
+    },
+    answerComments: github.comments.length - before,
+    eyesReactions: github.reactions.length - reactionsBefore,
+  };
+}
+
+const github = await startFakeGitHub();
+const fakes = fakeAssistants();
+const repository = makeTempRepo();
+github.git.host('acme/shop', repository.path);
+gitBase = github.url;
+try {
+  const figures = await withStandaloneCairn(
+    {
+      ...fakes.env,
+      WEBHOOK_SECRET: SECRET,
+      GITHUB_TOKEN,
+      GITHUB_API_URL: github.url,
+      GITHUB_ALLOWED_USERS: 'alice',
+      GITHUB_BOT_MENTION: 'cairn-bot',
+    },
+    async (base) => ({ latency: await latency(base, github), duplicates: await duplicates(base, github) }),
+  );
+  printFigures('webhooks', {
+    command: 'node bin/run-ts.mjs bench/webhooks.ts',
+    data:
+      `GitHub issue_comment webhooks (/status commands, allow-listed user): ${ROUNDS} rounds of ${CONCURRENT} ` +
+      `at once; then ${UNIQUE} requests each delivered twice, shuffled, ${CONCURRENT} at a time`,
+    ...figures,
+  });
+} finally {
+  await github.close();
+  fakes.cleanup();
+  repository.cleanup();
+}

@@ -1,0 +1,118 @@
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import {
+  markCodeHostDeliveryStarted,
+  recordCodeHostDelivery,
+  unstartedCodeHostDeliveries,
+} from '../../db/repositories/code-host-deliveries.js';
+import type { CodeHostPlatform } from '../../domain/chat/chat-address.js';
+import { requestKey, type CodeHostRequest } from '../../domain/codehost/code-host-request.js';
+import {
+  CODE_HOST_WORKFLOW_TYPE,
+  codeHostWorkflowId,
+  type CodeHostWorkInput,
+} from '../../domain/codehost/code-host-work.js';
+import type { ServiceContext } from '../context.js';
+
+/** Starts a request's workflow; starting it again for the same request does nothing. */
+export type StartCodeHostWork = (input: CodeHostWorkInput) => Promise<void>;
+
+export function codeHostWorkStarter(client: Client, taskQueue: string): StartCodeHostWork {
+  return async (input) => {
+    try {
+      await client.workflow.start(CODE_HOST_WORKFLOW_TYPE, {
+        taskQueue,
+        workflowId: codeHostWorkflowId(input),
+        // A closed workflow's id is not reused either: a redelivery days later starts nothing.
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        args: [input],
+      });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+  };
+}
+
+export type AcceptOutcome = 'accepted' | 'duplicate';
+
+/**
+ * The webhook's outbox: the request is recorded durably before the platform gets its 2xx, and its
+ * workflow starts after the answer (`startAfter`), off the request's path. A redelivery finds the
+ * row; if the first workflow start never happened (a crash, Temporal away), it starts it now, as
+ * the sweep would.
+ */
+export async function acceptCodeHostRequest(
+  context: ServiceContext,
+  start: StartCodeHostWork,
+  request: CodeHostRequest,
+): Promise<{ outcome: AcceptOutcome; startAfter?: () => Promise<void> }> {
+  const key = requestKey(request);
+  const { inserted, delivery } = await recordCodeHostDelivery(context.db.knex, {
+    platform: request.platform,
+    requestKey: key,
+    deliveryId: request.deliveryId,
+    request,
+  });
+  const outcome = inserted ? 'accepted' : 'duplicate';
+  if (delivery.startedAt) return { outcome };
+  return {
+    outcome,
+    startAfter: () => startRecorded(context, start, { platform: request.platform, requestKey: key }),
+  };
+}
+
+/** Starts a recorded request's workflow and notes it; a failure is logged, and the sweep tries again. */
+export async function startRecorded(
+  context: ServiceContext,
+  start: StartCodeHostWork,
+  input: CodeHostWorkInput,
+): Promise<void> {
+  try {
+    await start(input);
+    await markCodeHostDeliveryStarted(context.db.knex, input.platform, input.requestKey);
+  } catch (error) {
+    context.logger.warn(
+      { event: 'code_host.start_failed', platform: input.platform, requestKey: input.requestKey, err: error },
+      'a code-host request could not start yet; the sweep will retry',
+    );
+  }
+}
+
+/** Rows recorded more than this ago without a started workflow are the sweep's. */
+const SWEEP_GRACE_MS = 10_000;
+const SWEEP_BATCH = 100;
+
+/** Starts the workflows of requests recorded but never started (the process died after the 2xx). */
+export async function startUnstartedRequests(
+  context: ServiceContext,
+  start: StartCodeHostWork,
+): Promise<number> {
+  const before = new Date(Date.now() - SWEEP_GRACE_MS).toISOString();
+  const rows = await unstartedCodeHostDeliveries(context.db.knex, before, SWEEP_BATCH);
+  for (const row of rows) {
+    await startRecorded(context, start, {
+      platform: row.platform as CodeHostPlatform,
+      requestKey: row.requestKey,
+    });
+  }
+  return rows.length;
+}
+
+/** Runs the sweep now and every `intervalMs`; stop() ends it. */
+export function startCodeHostSweep(
+  context: ServiceContext,
+  start: StartCodeHostWork,
+  intervalMs = 30_000,
+): { stop(): void } {
+  let running: Promise<unknown> = Promise.resolve();
+  const sweep = () => {
+    running = running.then(() =>
+      startUnstartedRequests(context, start).catch((error: unknown) =>
+        context.logger.warn({ event: 'code_host.sweep_failed', err: error }, 'code-host sweep failed'),
+      ),
+    );
+  };
+  sweep();
+  const timer = setInterval(sweep, intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

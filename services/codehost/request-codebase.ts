@@ -1,0 +1,64 @@
+import { findCodebaseByRepositoryKey } from '../../db/repositories/codebases.js';
+import type { CodeHostRequest } from '../../domain/codehost/code-host-request.js';
+import { gitCredentialsFor, scrubCredentials } from '../../infra/git/credentials.js';
+import { identityForUrl } from '../codebases/identity-for-url.js';
+import { registerByUrl, type TemporalAccess } from '../codebases/registration-client.js';
+import { RegistrationError } from '../codebases/registration-outcome.js';
+import type { ServiceContext } from '../context.js';
+
+/** The codebase a request works on, or why there is none (said in the thread). */
+export type RequestCodebase = { codebaseId: string } | { problem: string };
+
+const TOKEN_VARIABLE = { github: 'GITHUB_TOKEN', gitlab: 'GITLAB_TOKEN' } as const;
+
+/**
+ * The codebase of the request's repository: the registered one, or a clone made now, on the
+ * repository's first mention, through the same registration workflow as `POST /api/codebases`
+ * (the platform's token sent as a header git keeps out of the clone's config). A repository the
+ * token cannot read, or one whose env files hold assistant keys, gives a problem to answer with.
+ */
+export async function codebaseForRequest(
+  context: ServiceContext,
+  temporal: TemporalAccess,
+  request: CodeHostRequest,
+): Promise<RequestCodebase> {
+  const { cloneUrl, path } = request.repository;
+  const secrets = gitCredentialsFor(cloneUrl, context.environment).secrets;
+  const scrub = (text: string) => scrubCredentials(text, secrets);
+  const log = { platform: request.platform, repository: path };
+  // The platforms clone over http(s); anything else in a payload (a path, file://) is not theirs.
+  if (!/^https?:\/\//i.test(cloneUrl)) {
+    context.logger.warn({ event: 'code_host.clone_url_refused', ...log }, 'a clone URL that is not http(s)');
+    return { problem: `I cannot clone ${path}: its clone URL is not an http(s) address.` };
+  }
+  try {
+    const known = await findCodebaseByRepositoryKey(context.db.knex, identityForUrl(cloneUrl).key);
+    if (known) return { codebaseId: known.id };
+    const outcome = await registerByUrl(temporal, { url: cloneUrl, allowEnvKeys: false });
+    if (outcome.outcome === 'registered') {
+      if (outcome.created)
+        context.logger.info({
+          event: 'code_host.codebase_registered',
+          ...log,
+          codebaseId: outcome.codebase.id,
+        });
+      return { codebaseId: outcome.codebase.id };
+    }
+    const files = outcome.scan.findings.map((finding) => finding.file).join(', ');
+    context.logger.info({ event: 'code_host.codebase_blocked', ...log });
+    return {
+      problem:
+        `${path} has assistant keys in its env files (${files}), so I do not work on it without the ` +
+        `operator's consent: register it with \`cairn codebase add <url> --allow-env-keys\` (or remove the keys), then ask again.`,
+    };
+  } catch (error) {
+    if (!(error instanceof RegistrationError)) throw error;
+    const detail = scrub(error.message);
+    context.logger.warn({ event: 'code_host.clone_failed', ...log, code: error.code, detail });
+    return {
+      problem:
+        `I cannot read ${path} with the configured ${TOKEN_VARIABLE[request.platform]}, so I cannot work on it. ` +
+        `Give the token read access to the repository's contents, then ask again.\n\n> ${detail.split('\n').join('\n> ')}`,
+    };
+  }
+}

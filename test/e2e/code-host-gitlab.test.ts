@@ -1,0 +1,167 @@
+import { expect } from 'chai';
+import { codeHostWorkflowId } from '../../domain/codehost/code-host-work.js';
+import { databaseKinds } from '../support/databases.js';
+import { startLiveCore, type LiveCore } from '../support/live-core.js';
+import { GITLAB_TOKEN, signGitLab, startFakeGitLab, type FakeGitLab } from '../support/fakes/gitlab-api.js';
+
+const TOKEN_SECRET = 'gitlab-token-secret';
+// A Standard Webhooks signing token: whsec_ and 32 random bytes in base64.
+const SIGNING_SECRET = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
+const PROJECT = 'acme/platform/api';
+
+let noteIds = 8000;
+/** Where the project is cloned from: the fake GitLab's git over HTTP, once it listens. */
+let gitBase = 'https://gitlab.example';
+
+/** A Note Hook payload on an issue or a merge request, with the fields GitLab sends that the bot reads. */
+function notePayload(options: {
+  iid: number;
+  note: string;
+  user?: { id: number; username: string };
+  mergeRequest?: boolean;
+}) {
+  const user = options.user ?? { id: 42, username: 'alice' };
+  const thread = {
+    iid: options.iid,
+    title: `Thread ${options.iid}`,
+    description: 'Logins fail since Monday.',
+    url: 'https://gitlab.example/x',
+  };
+  return {
+    object_kind: 'note',
+    event_type: 'note',
+    user: { ...user, name: user.username },
+    project: {
+      id: 77,
+      path_with_namespace: PROJECT,
+      git_http_url: `${gitBase}/${PROJECT}.git`,
+      default_branch: 'main',
+    },
+    object_attributes: {
+      id: noteIds++,
+      note: options.note,
+      noteable_type: options.mergeRequest ? 'MergeRequest' : 'Issue',
+      updated_at: '2026-11-26 10:00:00 UTC',
+      url: 'https://gitlab.example/x#note',
+    },
+    ...(options.mergeRequest
+      ? { merge_request: { ...thread, source_project_id: 77, target_project_id: 77 } }
+      : { issue: thread }),
+  };
+}
+
+/**
+ * The GitLab door end to end: webhooks with the secret token and the signed headers reach the API;
+ * the live workers answer through the real GitBeaker client against a fake GitLab API on loopback.
+ */
+for (const kind of databaseKinds()) {
+  describe(`GitLab webhooks (fake GitLab API, live workers, fake assistant) on ${kind.name}`, function () {
+    this.timeout(3 * 60_000);
+    let gitlab: FakeGitLab;
+    let core: LiveCore;
+    let deliveries = 0;
+
+    async function deliver(
+      payload: unknown,
+      options: { token?: string; timestamp?: number; signed?: boolean; id?: string } = {},
+    ) {
+      const body = JSON.stringify(payload);
+      const id = options.id ?? `msg_${deliveries++}`;
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'x-gitlab-event': 'Note Hook',
+        'x-gitlab-token': options.token ?? TOKEN_SECRET,
+        ...(options.signed === false ? {} : signGitLab(SIGNING_SECRET, id, body, options.timestamp)),
+      };
+      const response = await fetch(`${core.app.url}/webhooks/gitlab`, { method: 'POST', headers, body });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    }
+
+    before(async () => {
+      gitlab = await startFakeGitLab();
+      core = await startLiveCore(
+        kind,
+        { 'README.md': '# api\n' },
+        {
+          env: {
+            GITLAB_TOKEN,
+            GITLAB_URL: gitlab.url,
+            GITLAB_WEBHOOK_SECRET: TOKEN_SECRET,
+            GITLAB_WEBHOOK_SIGNING_SECRET: SIGNING_SECRET,
+            GITLAB_BOT_MENTION: 'cairn-bot',
+            GITLAB_ALLOWED_USERS: 'Alice,bob',
+          },
+        },
+      );
+      // The first mention clones the project from the fake GitLab with the token; merge request
+      // !3 is a branch of it, worked on at its head.
+      gitlab.git.host(PROJECT, core.repo.path);
+      gitlab.pushMergeRequest(PROJECT, 3, core.repo.path, 77);
+      gitBase = gitlab.url;
+    });
+
+    after(async () => {
+      await core?.close();
+      await gitlab?.close();
+    });
+
+    it('answers a mention on a merge request in one note, edited in place, after a 👀 award', async () => {
+      const payload = notePayload({
+        iid: 3,
+        mergeRequest: true,
+        note: '@Cairn-Bot please look\n[fake:reply Looks fine to me.]',
+      });
+      expect(await deliver(payload)).to.deep.equal({ status: 202, body: { status: 'accepted' } });
+      const notes = await gitlab.waitFor(() => {
+        const found = gitlab.botNotes(`${PROJECT}!3`);
+        return found.some((note) => note.body === 'Looks fine to me.') ? found : undefined;
+      }, 'the answer');
+      expect(notes).to.have.length(1);
+      expect(notes[0]!.edits).to.be.at.least(1);
+      expect(gitlab.awards).to.deep.include({ on: `note:${payload.object_attributes.id}`, name: 'eyes' });
+    });
+
+    it('refuses a wrong token, a forged signature and a stale timestamp with 401', async () => {
+      const payload = notePayload({ iid: 4, note: '@cairn-bot [fake:reply no]' });
+      const wrongToken = await deliver(payload, { token: 'guess' });
+      const unsigned = await deliver(payload, { signed: false });
+      const stale = await deliver(payload, { timestamp: Math.floor(Date.now() / 1000) - 3_600 });
+      for (const answer of [wrongToken, unsigned, stale]) {
+        expect(answer.status).to.equal(401);
+        expect(answer.body.code).to.equal('invalid_signature');
+      }
+      expect(stale.body.detail).to.contain('webhook-timestamp');
+      expect(gitlab.calls.some((call) => call.path.includes('/issues/4/'))).to.equal(false);
+    });
+
+    it('ignores a user who is not on GITLAB_ALLOWED_USERS (compared case-insensitively) without a word', async () => {
+      const stranger = notePayload({
+        iid: 5,
+        note: '@cairn-bot [fake:reply no]',
+        user: { id: 9, username: 'mallory' },
+      });
+      const allowed = notePayload({
+        iid: 5,
+        note: '@cairn-bot\n[fake:reply yes]',
+        user: { id: 10, username: 'BOB' },
+      });
+      await deliver(stranger);
+      await deliver(allowed);
+      const outcome = await core.workers.temporal.client.workflow
+        .getHandle(
+          codeHostWorkflowId({
+            platform: 'gitlab',
+            requestKey: `${PROJECT}#5:comment:${stranger.object_attributes.id}@2026-11-26 10:00:00 UTC`,
+          }),
+        )
+        .result();
+      expect(outcome).to.equal('refused');
+      await gitlab.waitFor(
+        () => gitlab.botNotes(`${PROJECT}#5`).some((note) => note.body === 'yes'),
+        'the answer to bob',
+      );
+      expect(gitlab.botNotes(`${PROJECT}#5`)).to.have.length(1);
+      expect(gitlab.awards.map((award) => award.on)).to.not.include(`note:${stranger.object_attributes.id}`);
+    });
+  });
+}

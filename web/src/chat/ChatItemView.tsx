@@ -1,0 +1,72 @@
+import { useMemo } from 'react';
+import type { ChatItem } from './conversation-model';
+import { markdownToHtml } from './markdown';
+import { StatusBadge } from '../shell/StatusBadge';
+import { formatTime } from '../shell/format';
+
+function Markdown({ text }: { text: string }) {
+  const html = useMemo(() => markdownToHtml(text), [text]);
+  return <div className="markdown" dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+const TURN_WORDS: Record<string, string> = {
+  queued: 'queued',
+  running: 'answering…',
+  failed: 'failed',
+  cancelled: 'stopped',
+};
+
+export function ChatItemView({ item }: { item: ChatItem }) {
+  if (item.kind === 'draft') {
+    return (
+      <article className="bubble assistant streaming" data-testid="draft">
+        <Markdown text={item.text} />
+      </article>
+    );
+  }
+  if (item.kind === 'tool') {
+    return (
+      <details className={`tool-card${item.result?.isError ? ' tool-error' : ''}`}>
+        <summary>
+          <span className="tool-name">{item.name}</span>
+          <span className="muted small">
+            {item.result ? (item.result.isError ? 'failed' : 'done') : 'running…'}
+          </span>
+        </summary>
+        <h2 className="tool-label">Input</h2>
+        <pre tabIndex={0}>{item.input || '(none)'}</pre>
+        {item.result && (
+          <>
+            <h2 className="tool-label">Result</h2>
+            <pre tabIndex={0}>{item.result.output || '(empty)'}</pre>
+          </>
+        )}
+      </details>
+    );
+  }
+  const { message } = item;
+  if (message.role === 'error') {
+    return (
+      <article className="bubble error" role="alert">
+        {message.content}
+      </article>
+    );
+  }
+  if (message.role === 'user') {
+    const status = message.turn_status;
+    return (
+      <article className="bubble user" data-message-id={message.id}>
+        <div className="bubble-text">{message.content}</div>
+        <div className="bubble-meta">
+          <time dateTime={message.created_at}>{formatTime(message.created_at)}</time>
+          {status && TURN_WORDS[status] && <StatusBadge status={status} label={TURN_WORDS[status]} />}
+        </div>
+      </article>
+    );
+  }
+  return (
+    <article className={`bubble ${message.role}`} data-message-id={message.id}>
+      <Markdown text={message.content} />
+    </article>
+  );
+}

@@ -1,0 +1,250 @@
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useParams } from 'react-router';
+import { deleteJson, getJson, isNotFound, postJson, query } from '../api/client';
+import type { Codebase, RunDetail, WorkflowLookup, WorkflowRunEvent } from '../api/types';
+import { onRunFrame } from '../shell/live-feed';
+import { NotFound } from '../shell/NotFound';
+import { ErrorNote } from '../shell/ErrorNote';
+import { StatusBadge } from '../shell/StatusBadge';
+import { formatCost, formatDuration, formatTime, formatTokens } from '../shell/format';
+import {
+  allowedOperations,
+  applyRunEvents,
+  DESTRUCTIVE,
+  emptyRunModel,
+  isLive,
+  type DefinitionNode,
+  type UserOperation,
+} from './run-model';
+import { NodeList } from './NodeList';
+
+// The graph library and its layout engine are a chunk of their own, fetched when a run is opened.
+const RunGraph = lazy(() => import('./RunGraph'));
+
+const CONFIRM: Partial<Record<UserOperation, string>> = {
+  cancel: 'Cancel this run? Its running nodes are stopped.',
+  abandon: 'Abandon this run for good? Its execution is terminated and cannot be resumed.',
+  delete: 'Delete this run and all its events? This cannot be undone.',
+  reject: 'Reject this gate? Unless the gate reworks, the run ends cancelled.',
+};
+
+/** Live events of this run from the page's run feed, as the run endpoint lists them. */
+function useLiveEvents(runId: string) {
+  const [events, setEvents] = useState<WorkflowRunEvent[]>([]);
+  useEffect(() => {
+    setEvents([]);
+    return onRunFrame(({ id, data }) => {
+      if (data.runId !== runId) return;
+      const { type, nodeId, actor, created_at, runId: _run, ...payload } = data;
+      const event = {
+        id,
+        type,
+        nodeId: typeof nodeId === 'string' ? nodeId : null,
+        actor: typeof actor === 'string' ? actor : null,
+        payload: payload as WorkflowRunEvent['payload'],
+        createdAt: String(created_at),
+      };
+      setEvents((previous) => [...previous, event]);
+    });
+  }, [runId]);
+  return events;
+}
+
+/** The definition the run follows, for the graph's edges: from the run's codebase when it has one. */
+function useDefinition(workflowName: string | undefined, codebaseId: string | null | undefined) {
+  const codebase = useQuery({
+    queryKey: ['codebase', codebaseId],
+    queryFn: () => getJson<Codebase>(`/api/codebases/${encodeURIComponent(codebaseId!)}`),
+    enabled: Boolean(codebaseId),
+  });
+  const cwd = codebase.data?.sourcePath;
+  return useQuery({
+    queryKey: ['workflow', workflowName, cwd],
+    queryFn: () =>
+      getJson<WorkflowLookup>(`/api/workflows/${encodeURIComponent(workflowName!)}${query({ cwd })}`),
+    enabled: Boolean(workflowName) && (!codebaseId || codebase.isFetched),
+    retry: false,
+  });
+}
+
+export function RunPage() {
+  const { runId = '' } = useParams();
+  const detail = useQuery({
+    queryKey: ['runs', 'detail', runId],
+    queryFn: () => getJson<RunDetail>(`/api/workflows/runs/${encodeURIComponent(runId)}`),
+  });
+  const live = useLiveEvents(runId);
+  const run = detail.data?.run;
+  const definition = useDefinition(run?.workflowName, run?.codebaseId);
+  const definitionNodes = (definition.data?.workflow as { nodes?: DefinitionNode[] } | undefined)?.nodes;
+  const model = useMemo(() => {
+    const empty = emptyRunModel(runId, run?.workflowName ?? '', definitionNodes);
+    const all = [...(detail.data?.events ?? []), ...live].sort((a, b) => a.id - b.id);
+    return applyRunEvents(empty, all);
+  }, [runId, run?.workflowName, definitionNodes, detail.data?.events, live]);
+
+  if (isNotFound(detail.error)) return <NotFound what="run" />;
+  if (detail.isError) return <ErrorNote error={detail.error} retry={() => void detail.refetch()} />;
+  if (!run) return <p className="muted">Loading…</p>;
+  const waitingGate = model.view.gates.find((gate) => !gate.decision && !gate.expired);
+
+  return (
+    <section aria-labelledby="run-title" className="run">
+      <p className="crumbs">
+        <Link to="/runs">Runs</Link>
+      </p>
+      <div className="page-head">
+        <h1 id="run-title">
+          {run.workflowName}{' '}
+          <StatusBadge
+            status={run.status}
+            label={run.status === 'paused' ? 'waiting for approval' : undefined}
+          />
+        </h1>
+      </div>
+      <dl className="facts">
+        {run.message && (
+          <>
+            <dt>Message</dt>
+            <dd>{run.message}</dd>
+          </>
+        )}
+        <dt>Started</dt>
+        <dd>{formatTime(run.startedAt ?? run.createdAt)}</dd>
+        {run.completedAt && (
+          <>
+            <dt>Took</dt>
+            <dd>
+              {formatDuration(Date.parse(run.completedAt) - Date.parse(run.startedAt ?? run.createdAt))}
+            </dd>
+          </>
+        )}
+        <dt>Usage</dt>
+        <dd>
+          {[formatTokens(run.totalTokens), formatCost(run.totalCostUsd)].filter(Boolean).join(' · ') ||
+            'none'}
+        </dd>
+        {run.conversationId && (
+          <>
+            <dt>Conversation</dt>
+            <dd>
+              <Link to={`/conversations/${encodeURIComponent(run.conversationId)}`}>open</Link>
+            </dd>
+          </>
+        )}
+        {run.waitingUntil && (
+          <>
+            <dt>Waiting</dt>
+            <dd>for the assistant's usage limit, until {formatTime(run.waitingUntil)}</dd>
+          </>
+        )}
+        {detail.data?.temporalUrl && (
+          <>
+            <dt>Temporal</dt>
+            <dd>
+              <a href={detail.data.temporalUrl} target="_blank" rel="noreferrer">
+                execution
+              </a>
+            </dd>
+          </>
+        )}
+      </dl>
+      {run.error && (
+        <p className="error-note" role="alert">
+          {run.error}
+        </p>
+      )}
+      <RunActions runId={runId} status={run.status} gateMessage={waitingGate?.message} />
+      <h2>Graph</h2>
+      <Suspense fallback={<div className="graph placeholder">Drawing the graph…</div>}>
+        <RunGraph nodes={model.nodes} />
+      </Suspense>
+      <h2>Nodes</h2>
+      <NodeList nodes={model.nodes} />
+      {isLive(run.status) && <p className="muted small">This page follows the run live.</p>}
+    </section>
+  );
+}
+
+function RunActions({
+  runId,
+  status,
+  gateMessage,
+}: {
+  runId: string;
+  status: RunDetail['run']['status'];
+  gateMessage?: string;
+}) {
+  const [comment, setComment] = useState('');
+  const queries = useQueryClient();
+  const navigate = useNavigate();
+  const path = `/api/workflows/runs/${encodeURIComponent(runId)}`;
+  const act = useMutation({
+    mutationFn: async (operation: UserOperation) => {
+      if (operation === 'delete') return deleteJson(path);
+      const body =
+        operation === 'approve'
+          ? { comment: comment || undefined }
+          : operation === 'reject'
+            ? { reason: comment || undefined }
+            : {};
+      return postJson(`${path}/${operation}`, body);
+    },
+    onSuccess: (_answer, operation) => {
+      setComment('');
+      if (operation === 'delete') navigate('/runs');
+      void queries.invalidateQueries({ queryKey: ['runs'] });
+    },
+  });
+  const run = (operation: UserOperation) => {
+    const question = CONFIRM[operation];
+    if (question && !window.confirm(question)) return;
+    act.mutate(operation);
+  };
+  const operations = allowedOperations(status);
+  const gated = operations.includes('approve');
+  const others = operations.filter((operation) => operation !== 'approve' && operation !== 'reject');
+  return (
+    <div className="actions">
+      {act.isError && <ErrorNote error={act.error} />}
+      {gated && (
+        <div className="gate" role="region" aria-label="Approval">
+          <p>
+            <strong>Waiting for approval:</strong> {gateMessage ?? 'the run waits at a gate.'}
+          </p>
+          <label htmlFor="gate-comment">Comment (optional)</label>
+          <textarea
+            id="gate-comment"
+            rows={2}
+            value={comment}
+            onChange={(event) => setComment(event.target.value)}
+          />
+          <div className="button-row">
+            <button type="button" className="primary" disabled={act.isPending} onClick={() => run('approve')}>
+              Approve
+            </button>
+            <button type="button" className="danger" disabled={act.isPending} onClick={() => run('reject')}>
+              Reject
+            </button>
+          </div>
+        </div>
+      )}
+      {others.length > 0 && (
+        <div className="button-row">
+          {others.map((operation) => (
+            <button
+              key={operation}
+              type="button"
+              className={DESTRUCTIVE.has(operation) ? 'danger' : undefined}
+              disabled={act.isPending}
+              onClick={() => run(operation)}
+            >
+              {operation[0]!.toUpperCase() + operation.slice(1)}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

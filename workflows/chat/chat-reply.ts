@@ -1,0 +1,61 @@
+import { patched, proxyActivities } from '@temporalio/workflow';
+import type { ChatReplyInput } from '../../domain/chat/chat-reply.js';
+import type { ChatActivities } from '../../activities/chat/chat-activities.js';
+import type { CodeHostActivities } from '../../activities/codehost/code-host-activities.js';
+
+// Platforms refuse for good (a chat the bot left, a blocked bot) with errors the activities mark
+// non-retryable; everything else (an outage, a rate limit past its wait) is retried for a while.
+const RETRY = {
+  initialInterval: '2 seconds',
+  backoffCoefficient: 2,
+  maximumInterval: '5 minutes',
+  maximumAttempts: 20,
+} as const;
+
+const send = proxyActivities<ChatActivities>({
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: RETRY,
+});
+
+const follow = proxyActivities<ChatActivities>({
+  // A turn or a run (waiting at a gate) can last for hours; a dead worker is noticed by its missing heartbeats and the delivery
+  // goes on elsewhere from what it recorded.
+  startToCloseTimeout: '7 days',
+  heartbeatTimeout: '30 seconds',
+  retry: RETRY,
+});
+
+// A push and a pull request after a run: git and the platform's API, retried like the rest.
+const publish = proxyActivities<CodeHostActivities>({
+  startToCloseTimeout: '15 minutes',
+  retry: RETRY,
+});
+
+/**
+ * One answer in a chat. A turn's answer is a placeholder posted once and then only edited (its id
+ * is the activity's result, kept in history), so a restart never posts the answer twice; a crash
+ * between posting and recording can leave one extra placeholder.
+ */
+export async function chatReplyWorkflow(input: ChatReplyInput): Promise<void> {
+  if (input.kind === 'text') {
+    await send.sendChatText(input);
+    return;
+  }
+  if (input.kind === 'run') {
+    await send.sendChatText({
+      kind: 'text',
+      address: input.address,
+      markdown: input.markdown,
+      replyTo: input.replyTo,
+    });
+    await follow.followRunInChat({ address: input.address, runId: input.runId });
+    // On a code host, a run that changed code proposes its changes there.
+    const codeHost = input.address.platform === 'github' || input.address.platform === 'gitlab';
+    if (codeHost && patched('code-host-publish-run'))
+      await publish.publishRunChanges({ address: input.address, runId: input.runId });
+    return;
+  }
+  const placeholderId = await send.postTurnPlaceholder(input);
+  await follow.deliverTurnReply({ ...input, placeholderId });
+}

@@ -179,6 +179,12 @@ class RunPrinter {
         return `  ${t.yellow('↻')} ${node} retrying (attempt ${String(p.attempt)}): ${String(p.error ?? '')}`;
       case 'node_iteration':
         return `  ${t.dim('↻')} ${node} iteration ${String(p.iteration)}${p.done ? ' ended the loop' : p.error ? t.dim(`: ${String(p.error)}`) : ''}`;
+      case 'node_item_started':
+        return `  ${t.dim('▸')} ${node}[${String(p.index)}] started: ${shortText(p.item)}`;
+      case 'node_item_completed':
+        return `  ${t.green('✔')} ${node}[${String(p.index)}]${typeof p.costUsd === 'number' && p.costUsd > 0 ? t.dim(` ${formatCost(p.costUsd)}`) : ''}`;
+      case 'node_item_failed':
+        return `  ${t.red('✖')} ${node}[${String(p.index)}] failed: ${String(p.error ?? '')}`;
       case 'node_waiting':
         return `  ${t.yellow('⏳')} ${node} waits for the assistant's usage limit to reset, until ${String(p.until)} (cancel with cairn run cancel ${id})`;
       case 'node_resumed':
@@ -228,4 +234,10 @@ function logLines(t: Terminal, event: RunEvent): string {
 function clockOf(ms: number): string {
   const seconds = Math.floor(ms / 1_000);
   return `${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/** A for_each element on one line: text as it is, anything else as JSON, shortened past 60. */
+function shortText(value: unknown): string {
+  const text = (typeof value === 'string' ? value : (JSON.stringify(value) ?? '')).replace(/\s+/g, ' ');
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }

@@ -84,6 +84,23 @@ const BUDGET_RUN = {
   ],
 };
 
+/** A for_each bash node (two at a time, one element failing its first try), then one of assistant turns. */
+const FAN_OUT_RUN = {
+  name: 'history-fan-out',
+  nodes: [
+    { id: 'list', bash: 'echo \'["a", "b", "c"]\'' },
+    {
+      id: 'each',
+      depends_on: ['list'],
+      for_each: '$list.output',
+      concurrency: 2,
+      retry: { attempts: 2, delay: '1s' },
+      bash: 'if [ "$ITEM" = b ] && [ ! -f "$ARTIFACTS_DIR/seen" ]; then touch "$ARTIFACTS_DIR/seen"; exit 1; fi\necho "got $ITEM"',
+    },
+    { id: 'ask', depends_on: ['each'], for_each: '$each.output', prompt: '[fake:reply $ITEM_INDEX: $ITEM]' },
+  ],
+};
+
 const historyDir = new URL('../test/history_files/', import.meta.url);
 
 async function save(name: string, handle: WorkflowHandle): Promise<void> {
@@ -111,6 +128,32 @@ try {
     async ({ temporal, taskQueue }) => {
       const start = (workflow: string, workflowId: string, args: unknown[] = [], queue = taskQueue) =>
         temporal.client.workflow.start(workflow, { taskQueue: queue, workflowId, args });
+      /** A run of `definition` on a new conversation, as the API starts one. */
+      const startRun = async (definition: { name: string }, workflowId: string, message: string) => {
+        const { knex } = database.db;
+        const conversation = await createConversation(knex, { platform: 'web' });
+        const run = await createRun(knex, {
+          workflowName: definition.name,
+          definition,
+          message,
+          conversationId: conversation.id,
+        });
+        const handle = await start(
+          RUN_WORKFLOW_TYPE,
+          workflowId,
+          [{ runId: run.id }],
+          runQueueFor(taskQueue),
+        );
+        return { runId: run.id, handle };
+      };
+      /** Waits for the run's gate, then approves it as the API does: the state changes first, then the signal. */
+      const approveWhenPaused = async (runId: string, handle: WorkflowHandle, comment: string) => {
+        const { knex } = database.db;
+        while ((await findRun(knex, runId))?.status !== 'paused')
+          await new Promise((r) => setTimeout(r, 100));
+        await transitionRun(knex, runId, ['paused'], 'running');
+        await handle.signal(approveSignal, { actor: 'recorder', comment });
+      };
       if (wanted('system-check.json'))
         await save('system-check.json', await start('systemCheck', 'history-system-check'));
       if (wanted('codebase-registration.json')) {
@@ -147,81 +190,26 @@ try {
         await save('conversation.json', handle);
       }
       if (wanted('workflow-run.json')) {
-        const { knex } = database.db;
-        const conversation = await createConversation(knex, { platform: 'web' });
-        const run = await createRun(knex, {
-          workflowName: REPRESENTATIVE_RUN.name,
-          definition: REPRESENTATIVE_RUN,
-          message: 'record me',
-          conversationId: conversation.id,
-        });
-        const handle = await start(
-          RUN_WORKFLOW_TYPE,
-          'history-run',
-          [{ runId: run.id }],
-          runQueueFor(taskQueue),
-        );
-        while ((await findRun(knex, run.id))?.status !== 'paused')
-          await new Promise((r) => setTimeout(r, 100));
-        // As the API does: the state changes first, then the signal.
-        await transitionRun(knex, run.id, ['paused'], 'running');
-        await handle.signal(approveSignal, { actor: 'recorder', comment: 'looks right' });
+        const { runId, handle } = await startRun(REPRESENTATIVE_RUN, 'history-run', 'record me');
+        await approveWhenPaused(runId, handle, 'looks right');
         await save('workflow-run.json', handle);
       }
       if (wanted('workflow-run-language.json')) {
-        const { knex } = database.db;
-        const conversation = await createConversation(knex, { platform: 'web' });
-        const run = await createRun(knex, {
-          workflowName: LANGUAGE_RUN.name,
-          definition: LANGUAGE_RUN,
-          message: 'record the language',
-          conversationId: conversation.id,
-        });
-        const handle = await start(
-          RUN_WORKFLOW_TYPE,
-          'history-language-run',
-          [{ runId: run.id }],
-          runQueueFor(taskQueue),
-        );
+        const { handle } = await startRun(LANGUAGE_RUN, 'history-language-run', 'record the language');
         await save('workflow-run-language.json', handle);
       }
       if (wanted('workflow-run-usage-limit.json')) {
-        const { knex } = database.db;
-        const conversation = await createConversation(knex, { platform: 'web' });
-        const run = await createRun(knex, {
-          workflowName: USAGE_LIMIT_RUN.name,
-          definition: USAGE_LIMIT_RUN,
-          message: 'record the wait',
-          conversationId: conversation.id,
-        });
-        const handle = await start(
-          RUN_WORKFLOW_TYPE,
-          'history-usage-limit-run',
-          [{ runId: run.id }],
-          runQueueFor(taskQueue),
-        );
+        const { handle } = await startRun(USAGE_LIMIT_RUN, 'history-usage-limit-run', 'record the wait');
         await save('workflow-run-usage-limit.json', handle);
       }
       if (wanted('workflow-run-budget.json')) {
-        const { knex } = database.db;
-        const conversation = await createConversation(knex, { platform: 'web' });
-        const run = await createRun(knex, {
-          workflowName: BUDGET_RUN.name,
-          definition: BUDGET_RUN,
-          message: 'record the budget',
-          conversationId: conversation.id,
-        });
-        const handle = await start(
-          RUN_WORKFLOW_TYPE,
-          'history-budget-run',
-          [{ runId: run.id }],
-          runQueueFor(taskQueue),
-        );
-        while ((await findRun(knex, run.id))?.status !== 'paused')
-          await new Promise((r) => setTimeout(r, 100));
-        await transitionRun(knex, run.id, ['paused'], 'running');
-        await handle.signal(approveSignal, { actor: 'recorder', comment: 'spend more' });
+        const { runId, handle } = await startRun(BUDGET_RUN, 'history-budget-run', 'record the budget');
+        await approveWhenPaused(runId, handle, 'spend more');
         await save('workflow-run-budget.json', handle);
+      }
+      if (wanted('workflow-run-fan-out.json')) {
+        const { handle } = await startRun(FAN_OUT_RUN, 'history-fan-out-run', 'record the fan-out');
+        await save('workflow-run-fan-out.json', handle);
       }
     },
     { dependencies },

@@ -56,6 +56,8 @@ export interface WireNodeFields {
   retry?: WireRetry;
   timeout?: string;
   output_format?: JsonSchemaObject;
+  for_each?: string;
+  concurrency?: number;
 }
 
 export type WireNode = WireNodeFields &
@@ -181,8 +183,23 @@ export interface AssistantOptions {
  */
 export type SessionContext = { from: 'fresh' } | { from: 'shared' } | { from: 'node'; nodeId: string };
 
+/**
+ * `for_each`: the node runs once per element of an upstream output's list, at most `concurrency`
+ * at a time; its output is the list of the elements' outputs, in the list's order.
+ */
+export interface FanOut {
+  /** The list, as written: `$<id>.output` or `$<id>.output.<field>...`. */
+  source: string;
+  nodeId: string;
+  path: string[];
+  /** 1 to MAX_FAN_OUT_CONCURRENCY (default DEFAULT_FAN_OUT_CONCURRENCY). */
+  concurrency: number;
+}
+
 interface NodeBase {
   id: string;
+  /** Prompt, command, bash and script nodes only. */
+  forEach?: FanOut;
   /** What the node is for: shown, never run. */
   description?: string;
   /** Runs again when its run is resumed, even if it completed before (Archon's `always_run`). */
@@ -342,6 +359,10 @@ export const MAX_RETRY_ATTEMPTS = 5;
 export const MAX_LOOP_ITERATIONS = 50;
 export const DEFAULT_RETRY_DELAY_MS = 30_000;
 export const DEFAULT_TIMEOUT_MS = 60 * 60_000;
+export const MAX_FAN_OUT_CONCURRENCY = 20;
+export const DEFAULT_FAN_OUT_CONCURRENCY = 4;
+/** A list longer than this fails the node: each element costs the run's history a few events. */
+export const MAX_FAN_OUT_ITEMS = 500;
 
 /** `name`: letters, digits, `-`, `_`, `.`; starting with a letter or digit; no `..`. */
 export const WORKFLOW_NAME_PATTERN = /^(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

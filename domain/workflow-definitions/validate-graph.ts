@@ -48,7 +48,8 @@ function referenceProblem(draft: NodeDraft, ref: OutputReference, as: string, co
   if (!context.upstream(draft).has(ref.nodeId)) {
     return `${written}: "${ref.nodeId}" is not upstream of this node (add it to depends_on)`;
   }
-  if (ref.path.length > 0 && !target.hasOutputFormat) {
+  // A for_each node's output is the list of its elements' outputs.
+  if (ref.path.length > 0 && !target.hasOutputFormat && !target.forEach) {
     return `${written}: "${ref.nodeId}" has no output_format, so its output has no fields`;
   }
   return undefined;
@@ -132,6 +133,23 @@ function checkTexts(draft: NodeDraft, context: GraphContext, errors: ErrorList):
   }
 }
 
+/** `for_each` reads an upstream output like any reference; `$ITEM` means nothing elsewhere. */
+function checkFanOutReferences(draft: NodeDraft, context: GraphContext, errors: ErrorList): void {
+  if (draft.forEach) {
+    const problem = referenceProblem(draft, draft.forEach, draft.forEach.source, context);
+    if (problem) errors.add(`${draft.label}: for_each: ${problem}`);
+    return;
+  }
+  for (const { field, text, bash } of draft.texts) {
+    if (bash) continue;
+    const item = findReferences(text).find(
+      (ref) => ref.kind === 'item' || (ref.kind === 'builtin' && ref.name === 'ITEM_INDEX'),
+    );
+    if (item)
+      errors.add(`${draft.label}: ${field}: ${shorten(item.text)} is set only in a node with for_each`);
+  }
+}
+
 /** `context: <id>` continues the session of an assistant node that runs before this one. */
 function checkSessionSource(draft: NodeDraft, context: GraphContext, errors: ErrorList): void {
   const source = draft.sessionFrom;
@@ -169,5 +187,6 @@ export function checkGraph(drafts: NodeDraft[], errors: ErrorList): void {
     checkWhen(draft, context, errors);
     checkUntilCondition(draft, context, errors);
     checkTexts(draft, context, errors);
+    checkFanOutReferences(draft, context, errors);
   }
 }

@@ -21,6 +21,7 @@ import {
   COMMON_EXTRA_KEYS,
 } from './validate-assistant-options.js';
 import { checkNotScriptFields, checkScriptFields, type ScriptFields } from './validate-script.js';
+import { checkFanOut, FAN_OUT_KEYS } from './validate-fan-out.js';
 import {
   checkKeys,
   describeType,
@@ -39,6 +40,7 @@ import {
   TRIGGER_RULES,
   type ApprovalNode,
   type Condition,
+  type FanOut,
   type JsonSchemaObject,
   type LoopSettings,
   type NodeKind,
@@ -61,6 +63,7 @@ export const NODE_KEYS = [
   'output_format',
   'runtime',
   'deps',
+  ...FAN_OUT_KEYS,
   ...ASSISTANT_OPTION_KEYS,
   ...COMMON_EXTRA_KEYS,
 ] as const;
@@ -84,6 +87,8 @@ export interface NodeDraft {
   dependsOn: string[];
   when: Condition | undefined;
   hasOutputFormat: boolean;
+  /** The list the node runs once per element of (its output is then a list too). */
+  forEach: FanOut | undefined;
   /** A loop's until_condition, which may read the loop's own output too. */
   untilCondition: Condition | undefined;
   /** The node named by `context`, whose session this one continues. */
@@ -143,6 +148,7 @@ export function checkNode(
     dependsOn: [],
     when: undefined,
     hasOutputFormat: false,
+    forEach: undefined,
     untilCondition: undefined,
     sessionFrom: undefined,
     texts: [],
@@ -171,6 +177,7 @@ export function checkNode(
   let script: ScriptFields | undefined;
   if (kind === 'script') script = checkScriptFields(raw, content as string | undefined, at, errors);
   else checkNotScriptFields(raw, at, errors);
+  draft.forEach = checkFanOut(raw, kind, at, errors);
   // A gate or a cancel is not a piece of work: nothing to retry, time or parse.
   const noWork = kind === 'approval' || kind === 'cancel';
   if (has(raw, 'depends_on')) draft.dependsOn = checkDependsOn(field(raw, 'depends_on'), at, errors);
@@ -206,6 +213,11 @@ export function checkNode(
     else retry = checkRetry(field(raw, 'retry'), at, errors);
   }
   const extras = checkAssistantOptions(raw, at, assistant, errors);
+  // Elements run side by side: one assistant session cannot be continued by several at once.
+  if (draft.forEach && extras.context && extras.context.from !== 'fresh')
+    errors.add(`${at}context: a for_each node's elements each start a fresh session`);
+  if (draft.forEach && extras.persistSession)
+    errors.add(`${at}persist_session: a for_each node has no one session to keep`);
   if (extras.context?.from === 'node') draft.sessionFrom = extras.context.nodeId;
   const description = has(raw, 'description')
     ? nonBlankString(field(raw, 'description'), `${at}description: `, errors)
@@ -246,6 +258,7 @@ export function checkNode(
     timeoutMs,
     ...(description !== undefined && { description }),
     ...(alwaysRun && { alwaysRun }),
+    ...(draft.forEach && { forEach: draft.forEach }),
   };
   const assistantFields = {
     ...(provider && { provider }),

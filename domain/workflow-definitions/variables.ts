@@ -14,13 +14,15 @@ export const BUILTIN_VARIABLES = [
   'RUN_ID',
   'REJECTION_REASON',
   'LOOP_PREV_OUTPUT',
+  'ITEM_INDEX',
 ] as const;
 export type BuiltinVariable = (typeof BUILTIN_VARIABLES)[number];
 
 export type VariableReference =
   | { kind: 'builtin'; name: BuiltinVariable; offset: number; text: string }
   | { kind: 'output'; nodeId: string; path: string[]; offset: number; text: string }
-  | { kind: 'input'; name: string; offset: number; text: string };
+  | { kind: 'input'; name: string; offset: number; text: string }
+  | { kind: 'item'; path: string[]; offset: number; text: string };
 
 export interface VariableValues {
   /** The message the run was started with. */
@@ -34,6 +36,9 @@ export interface VariableValues {
   rejectionReason?: string;
   /** In a loop's prompt: the previous iteration's output (empty in the first). */
   loopPrevOutput?: string;
+  /** In a for_each node: the element this instance runs for (`$ITEM`), and its place from 0. */
+  item?: unknown;
+  itemIndex?: number;
   /** The run's input values (`$INPUTS.<name>`). */
   inputs?: Record<string, string>;
   /** The bundled scripts folder, given to bash nodes as CAIRN_SCRIPTS_DIR. */
@@ -44,19 +49,25 @@ export interface VariableValues {
 
 // `$<id>.output[.field...]` first (an id may look like a builtin name), then the builtins as
 // whole words. `$plan.outputs` and `$HOME` are ordinary text.
-// `$INPUTS.<name>` reads a run input.
+// `$INPUTS.<name>` reads a run input; `$ITEM[.field...]` a for_each node's element.
 const REFERENCE =
-  /\$(?:([A-Za-z][A-Za-z0-9_-]*)\.output(?![A-Za-z0-9_])((?:\.[A-Za-z0-9_]+)*)|(ARGUMENTS|BASE_BRANCH|DOCS_DIR|ARTIFACTS_DIR|RUN_ID|REJECTION_REASON|LOOP_PREV_OUTPUT)(?![A-Za-z0-9_])|INPUTS\.([A-Za-z][A-Za-z0-9_]*)(?![A-Za-z0-9_]))/g;
+  /\$(?:([A-Za-z][A-Za-z0-9_-]*)\.output(?![A-Za-z0-9_])((?:\.[A-Za-z0-9_]+)*)|(ARGUMENTS|BASE_BRANCH|DOCS_DIR|ARTIFACTS_DIR|RUN_ID|REJECTION_REASON|LOOP_PREV_OUTPUT|ITEM_INDEX)(?![A-Za-z0-9_])|INPUTS\.([A-Za-z][A-Za-z0-9_]*)(?![A-Za-z0-9_])|ITEM((?:\.[A-Za-z0-9_]+)*)(?![A-Za-z0-9_]))/g;
 const BASH_BASE_BRANCH = /\$\{?BASE_BRANCH(?![A-Za-z0-9_])/;
 const BASH_OUTPUT_VARIABLE = /\$\{?([A-Z0-9_]+_OUTPUT)(?![A-Za-z0-9_])/g;
 
 function toReference(match: RegExpExecArray): VariableReference {
+  if (match[5] !== undefined)
+    return { kind: 'item', path: fieldsOf(match[5]), offset: match.index, text: match[0] };
   if (match[4] !== undefined) return { kind: 'input', name: match[4], offset: match.index, text: match[0] };
   if (match[3] !== undefined) {
     return { kind: 'builtin', name: match[3] as BuiltinVariable, offset: match.index, text: match[0] };
   }
-  const path = match[2] ? match[2].slice(1).split('.') : [];
-  return { kind: 'output', nodeId: match[1]!, path, offset: match.index, text: match[0] };
+  return { kind: 'output', nodeId: match[1]!, path: fieldsOf(match[2]), offset: match.index, text: match[0] };
+}
+
+/** `.a.b` → `['a', 'b']`; nothing → `[]`. */
+function fieldsOf(written: string | undefined): string[] {
+  return written ? written.slice(1).split('.') : [];
 }
 
 /** Every variable reference in a text, in order. */
@@ -163,6 +174,8 @@ function builtinValue(name: BuiltinVariable, values: VariableValues): string {
       return values.rejectionReason ?? '';
     case 'LOOP_PREV_OUTPUT':
       return values.loopPrevOutput ?? '';
+    case 'ITEM_INDEX':
+      return values.itemIndex === undefined ? '' : String(values.itemIndex);
   }
 }
 
@@ -172,18 +185,20 @@ function builtinValue(name: BuiltinVariable, values: VariableValues): string {
  */
 export function substitute(text: string, values: VariableValues): string {
   return text.replace(REFERENCE, (...args: unknown[]) => {
-    const [whole, nodeId, fields, builtin, input] = args as [
+    const [whole, nodeId, fields, builtin, input, itemFields] = args as [
       string,
       string | undefined,
       string | undefined,
       string | undefined,
       string | undefined,
+      string | undefined,
     ];
+    if (itemFields !== undefined)
+      return toText(resolveOutput({ item: values.item }, 'item', fieldsOf(itemFields)));
     if (input !== undefined) return values.inputs?.[input] ?? '';
     if (builtin !== undefined) return builtinValue(builtin as BuiltinVariable, values);
     if (nodeId === undefined) return whole;
-    const path = fields ? fields.slice(1).split('.') : [];
-    return toText(resolveOutput(values.outputs, nodeId, path));
+    return toText(resolveOutput(values.outputs, nodeId, fieldsOf(fields)));
   });
 }
 
@@ -205,6 +220,10 @@ export function bashEnvironment(
   if (values.baseBranch !== undefined) env.BASE_BRANCH = values.baseBranch;
   if (values.scriptsDir !== undefined) env.CAIRN_SCRIPTS_DIR = values.scriptsDir;
   for (const [name, value] of Object.entries(values.inputs ?? {})) env[inputVariableName(name)] = value;
+  if (values.itemIndex !== undefined) {
+    env.ITEM = toText(values.item);
+    env.ITEM_INDEX = String(values.itemIndex);
+  }
   for (const id of upstreamIds) env[outputVariableName(id)] = toText(resolveOutput(values.outputs, id, []));
   return env;
 }

@@ -62,7 +62,10 @@ export interface NodeRecord extends RunRef {
     | 'node_reworking'
     | 'node_iteration'
     | 'node_waiting'
-    | 'node_resumed';
+    | 'node_resumed'
+    | 'node_item_started'
+    | 'node_item_completed'
+    | 'node_item_failed';
   payload?: Record<string, unknown>;
   tokens?: number;
   costUsd?: number;

@@ -34,6 +34,7 @@ import {
   type WorkflowNode,
 } from '../../domain/workflow-definitions/index.js';
 import { runLoop, type LoopRunner } from './run-loop.js';
+import { runFanOut, type FanOutRunner } from './run-fan-out.js';
 import type { RunActivities } from '../../activities/runs/run-activities.js';
 import type { NodeActivities } from '../../activities/runs/node-activities.js';
 import { HEARTBEAT_TIMEOUT_MS } from '../../domain/heartbeats.js';
@@ -123,7 +124,8 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
     Object.fromEntries(
       Object.entries(results).flatMap(([id, r]) => (r.status === 'succeeded' ? [[id, r.output]] : [])),
     );
-  const values = (): VariableValues => ({
+  const values = (item?: { item: unknown; itemIndex: number }): VariableValues => ({
+    ...item,
     arguments: context.message,
     baseBranch: context.baseBranch,
     docsDir: context.docsDir,
@@ -167,6 +169,12 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
       cancelled ??= { actor: decision.signal.actor, reason };
     }
   };
+  /** One question at a time: lanes of a for_each node and the main loop share the open one. */
+  let budgetQuestion: Promise<void> | undefined;
+  const askToSpendMoreOnce = () =>
+    (budgetQuestion ??= askToSpendMore().finally(() => (budgetQuestion = undefined)));
+  const overBudget = () => budget !== undefined && spent >= budget;
+
   let endedCount = 0;
   const running = new Set<string>();
   const maxParallel = input.maxParallelNodes ?? DEFAULT_PARALLEL_NODES;
@@ -181,7 +189,9 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
           ? await cancelRun(node)
           : node.kind === 'loop'
             ? await runLoop(node, loopRunner(node))
-            : await runWithRetries(node);
+            : node.forEach
+              ? await runFanOut(node.forEach, fanOutRunner(node))
+              : await runWithRetries(node);
     results[node.id] = result;
     states[node.id] = result.status === 'succeeded' ? 'succeeded' : 'failed';
   };
@@ -284,6 +294,25 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
 
   type WorkNode = Exclude<WorkflowNode, { kind: 'approval' | 'cancel' | 'loop' }>;
 
+  /** What a for_each node needs from this run: one element's tries, the budget, its events. */
+  const fanOutRunner = (node: WorkNode): FanOutRunner => ({
+    item: (itemIndex, item) => attempt(node, () => runOnce(node, { item, itemIndex }), itemIndex),
+    mayStart: async () => {
+      while (overBudget() && !cancelled) await askToSpendMoreOnce();
+      return cancelled === undefined;
+    },
+    outputs,
+    record: (type, payload, usage) =>
+      core.recordNode({
+        ...ref,
+        nodeId: node.id,
+        type,
+        payload,
+        tokens: usage?.tokens,
+        costUsd: usage?.costUsd,
+      }),
+  });
+
   /** What every node activity is told: which node, where, for how long. */
   const nodeExecution = (node: WorkflowNode) => ({
     runId,
@@ -308,39 +337,45 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
       retry: { maximumAttempts: 3 },
     });
 
-  const runWithRetries = async (node: WorkNode): Promise<NodeResult> => {
+  /** A node's (or a for_each element's) tries, as its retry policy allows: the last one's outcome. */
+  const attempt = async (node: WorkNode, once: () => Promise<NodeOutcome>, index?: number) => {
     const attempts = node.retry?.attempts ?? 1;
     let outcome: NodeOutcome | undefined;
     for (let attempt = 1; attempt <= attempts; attempt += 1) {
-      outcome = await runOnce(node);
+      outcome = await once();
       if (outcome.status === 'succeeded' || cancelled) break;
       if (attempt < attempts) {
         await core.recordNode({
           ...ref,
           nodeId: node.id,
           type: 'node_retrying',
-          payload: { attempt, error: outcome.error },
+          payload: { attempt, error: outcome.error, ...(index !== undefined && { index }) },
         });
         await sleep(node.retry!.delayMs);
       }
     }
-    const type = outcome!.status === 'succeeded' ? 'node_completed' : 'node_failed';
+    return outcome!;
+  };
+
+  const runWithRetries = async (node: WorkNode): Promise<NodeResult> => {
+    const outcome = await attempt(node, () => runOnce(node));
+    const type = outcome.status === 'succeeded' ? 'node_completed' : 'node_failed';
     await core.recordNode({
       ...ref,
       nodeId: node.id,
       type,
-      tokens: outcome!.tokens,
-      costUsd: outcome!.costUsd,
+      tokens: outcome.tokens,
+      costUsd: outcome.costUsd,
       payload: {
-        output: outcome!.output,
-        error: outcome!.error,
-        durationMs: outcome!.durationMs,
-        tokens: outcome!.tokens,
-        costUsd: outcome!.costUsd,
-        ...(outcome!.sessionId !== undefined && { sessionId: outcome!.sessionId }),
+        output: outcome.output,
+        error: outcome.error,
+        durationMs: outcome.durationMs,
+        tokens: outcome.tokens,
+        costUsd: outcome.costUsd,
+        ...(outcome.sessionId !== undefined && { sessionId: outcome.sessionId }),
       },
     });
-    const { status, output, error, sessionId } = outcome!;
+    const { status, output, error, sessionId } = outcome;
     return { status, output, error, ...(sessionId !== undefined && { sessionId }) };
   };
 
@@ -367,17 +402,17 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
     return node.persistSession ? prepared.persistedSessions?.[node.id] : undefined;
   };
 
-  const runOnce = (node: WorkNode): Promise<NodeOutcome> => {
+  const runOnce = (node: WorkNode, item?: { item: unknown; itemIndex: number }): Promise<NodeOutcome> => {
     const base = nodeExecution(node);
     if (node.kind === 'bash' || node.kind === 'script') {
-      const env = bashEnvironment(values(), upstreamOf(context.definition, node.id));
+      const env = bashEnvironment(values(item), upstreamOf(context.definition, node.id));
       const { runBashNode, runScriptNode } = nodeActivities(node);
       if (node.kind === 'bash') return runBashNode({ ...base, script: node.bash, env });
       const { script, language, deps } = node;
       return runScriptNode({ ...base, script, language, deps, env });
     }
     const text = node.kind === 'command' ? (context.commands[node.command] ?? '') : node.prompt;
-    return runAssistant(node, substitute(text, values()), node.outputFormat, sessionToResume(node));
+    return runAssistant(node, substitute(text, values(item)), node.outputFormat, sessionToResume(node));
   };
 
   /** An assistant turn for a node (its prompt, or an approval gate's rework). */
@@ -474,8 +509,8 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
       });
     }
     const byId = new Map(context.definition.nodes.map((node) => [node.id, node]));
-    if (ready.start.length > 0 && budget !== undefined && spent >= budget) {
-      await askToSpendMore();
+    if (ready.start.length > 0 && overBudget()) {
+      await askToSpendMoreOnce();
       continue;
     }
     for (const id of ready.start) {

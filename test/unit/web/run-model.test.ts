@@ -49,6 +49,30 @@ describe('the run page model (web/src/runs/run-model.ts)', () => {
     expect(twice.view.gates[0]).to.deep.include({ nodeId: 'gate', message: 'Ship it?' });
   });
 
+  it("shows a for_each node's elements in order, each with its state, output or error", () => {
+    const model = applyRunEvents(emptyRunModel('r', 'fan', [{ id: 'each' }]), [
+      event(1, 'node_started', 'each', { kind: 'bash' }),
+      event(2, 'node_item_started', 'each', { index: 1, item: { file: 'b.ts' } }),
+      event(3, 'node_item_started', 'each', { index: 0, item: 'a.ts' }),
+      event(4, 'node_item_failed', 'each', { index: 1, error: 'exit 2' }),
+      event(5, 'node_item_completed', 'each', { index: 0, output: 'ok a' }),
+      event(6, 'node_item_started', 'each', { index: 2, item: 'c.ts' }),
+    ]);
+    const items = model.nodes[0]!.items!;
+    expect(items.map((item) => [item.index, item.state])).to.deep.equal([
+      [0, 'completed'],
+      [1, 'failed'],
+      [2, 'running'],
+    ]);
+    expect(items[0]).to.include({ item: 'a.ts', output: 'ok a' });
+    expect(items[1]).to.include({ error: 'exit 2' });
+    expect(JSON.parse(items[1]!.item!)).to.deep.equal({ file: 'b.ts' });
+    const ended = applyRunEvents(model, [
+      event(7, 'node_completed', 'each', { output: ['ok a', null, 'ok c'] }),
+    ]);
+    expect(JSON.parse(ended.nodes[0]!.output!)).to.deep.equal(['ok a', null, 'ok c']);
+  });
+
   it('leaves nodes that have not started pending, and adds nodes the definition did not name', () => {
     const model = applyRunEvents(emptyRunModel('r', 'gated', definition), [
       event(1, 'node_started', 'extra'),

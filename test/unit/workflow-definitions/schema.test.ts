@@ -45,6 +45,17 @@ const valid: [string, unknown][] = [
   ['a Python script node with deps', node({ script: 'import httpx', runtime: 'uv', deps: ['httpx>=0.27'] })],
   ['an sh script node naming one command', node({ script: 'ls', runtime: 'sh', retry: { attempts: 2 } })],
   ['a cancel node', node({ cancel: 'nothing to do', when: '1 == 1' })],
+  [
+    'a for_each node',
+    {
+      name: 'w',
+      nodes: [
+        { id: 'list', bash: 'echo "[1, 2]"' },
+        { id: 'each', depends_on: ['list'], for_each: '$list.output', concurrency: 20, bash: 'echo "$ITEM"' },
+        { id: 'ask', depends_on: ['each'], for_each: '$each.output', prompt: 'look at $ITEM ($ITEM_INDEX)' },
+      ],
+    },
+  ],
   ['100 nodes', { name: 'w', nodes: Array.from({ length: 100 }, (_, i) => ({ id: `n${i}`, bash: 'true' })) }],
 ];
 
@@ -126,6 +137,17 @@ const invalid: [string, unknown][] = [
   ['timeout on a cancel node', node({ cancel: 'x', timeout: '1m' })],
   ['output_format on a cancel node', node({ cancel: 'x', output_format: {} })],
   ['a script and a cancel on one node', node({ cancel: 'x', script: 'print(1)', runtime: 'uv' })],
+  ['for_each that is not a reference', node({ bash: 'x', for_each: 'files' })],
+  ['for_each as a list', node({ bash: 'x', for_each: ['a', 'b'] })],
+  ['for_each on an approval', node({ approval: { message: 'm' }, for_each: '$b.output' })],
+  [
+    'for_each on a loop',
+    node({ loop: { prompt: 'x', until: 'D', max_iterations: 2 }, for_each: '$b.output' }),
+  ],
+  ['concurrency without for_each', node({ bash: 'x', concurrency: 2 })],
+  ['a concurrency of 0', node({ bash: 'x', for_each: '$b.output', concurrency: 0 })],
+  ['a concurrency of 21', node({ bash: 'x', for_each: '$b.output', concurrency: 21 })],
+  ['persist_session on a for_each node', prompt({ for_each: '$b.output', persist_session: true })],
   ['output_format as text', prompt({ output_format: 'json' })],
   ['output_format as a list', prompt({ output_format: [] })],
 ];
@@ -155,6 +177,9 @@ const graphOnly: [string, unknown][] = [
     },
   ],
   ['a condition that does not parse', prompt({ when: '$a.output =' })],
+  ['for_each over an unknown node', prompt({ for_each: '$b.output' })],
+  ['$ITEM outside a for_each node', prompt({ prompt: 'look at $ITEM.file' })],
+  ['$ITEM_INDEX outside a for_each node', prompt({ prompt: 'number $ITEM_INDEX' })],
   [
     'a reference that is not upstream',
     {

@@ -13,7 +13,7 @@ export function NodeList({ nodes }: { nodes: NodeDetail[] }) {
           formatTokens(node.tokens ?? 0),
           formatCost(node.costUsd ?? 0),
         ].filter(Boolean);
-        const hasMore = node.output || node.error || node.logs.length > 0;
+        const hasMore = node.output || node.error || node.logs.length > 0 || node.items;
         return (
           <li key={node.id} className="node-item" data-node={node.id} data-state={node.state}>
             <details>
@@ -26,6 +26,23 @@ export function NodeList({ nodes }: { nodes: NodeDetail[] }) {
                 <pre tabIndex={0} className="node-error">
                   {node.error}
                 </pre>
+              )}
+              {node.items && (
+                <>
+                  <h3 className="tool-label">Elements</h3>
+                  <ol className="node-items" start={0}>
+                    {node.items.map((item) => (
+                      <li key={item.index} data-item={item.index} data-state={item.state}>
+                        <StatusBadge status={item.state} /> <code>{item.item}</code>
+                        {(item.error ?? item.output) && (
+                          <pre tabIndex={0} className={item.error ? 'node-error' : undefined}>
+                            {item.error ?? item.output}
+                          </pre>
+                        )}
+                      </li>
+                    ))}
+                  </ol>
+                </>
               )}
               {node.output && (
                 <>

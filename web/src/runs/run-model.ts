@@ -17,6 +17,16 @@ export interface NodeDetail {
   error?: string;
   logs: Array<{ stream: string; line: string }>;
   dependsOn: string[];
+  /** A for_each node's elements, by index, as they start and end. */
+  items?: ItemDetail[];
+}
+
+export interface ItemDetail {
+  index: number;
+  state: 'running' | 'completed' | 'failed';
+  item?: string;
+  output?: string;
+  error?: string;
 }
 
 export interface RunModel {
@@ -33,6 +43,29 @@ export interface DefinitionNode {
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 const number = (value: unknown) => (typeof value === 'number' ? value : undefined);
+/** Text as it is; a list or mapping (a structured output) as indented JSON. */
+const shown = (value: unknown) =>
+  value === undefined || value === null ? undefined : (text(value) ?? JSON.stringify(value, null, 2));
+
+const ITEM_STATES: Record<string, ItemDetail['state']> = {
+  node_item_started: 'running',
+  node_item_completed: 'completed',
+  node_item_failed: 'failed',
+};
+
+function withItem(items: ItemDetail[] = [], type: string, payload: Record<string, unknown>): ItemDetail[] {
+  const index = number(payload.index);
+  if (index === undefined) return items;
+  const before = items.find((item) => item.index === index);
+  const item: ItemDetail = {
+    index,
+    state: ITEM_STATES[type]!,
+    item: shown(payload.item) ?? before?.item,
+    output: shown(payload.output),
+    error: text(payload.error),
+  };
+  return [...items.filter((other) => other.index !== index), item].sort((a, b) => a.index - b.index);
+}
 
 function logLines(payload: Record<string, unknown>): NodeDetail['logs'] {
   const stream = text(payload.stream) ?? 'stdout';
@@ -78,8 +111,9 @@ export function applyRunEvents(model: RunModel, events: readonly WorkflowRunEven
       const next = { ...node };
       if (event.type === 'node_started') next.kind = text(payload.kind) ?? node.kind;
       if (event.type === 'node_log') next.logs = [...node.logs, ...logLines(payload)];
+      if (event.type in ITEM_STATES) next.items = withItem(node.items, event.type, payload);
       if (event.type === 'node_completed' || event.type === 'node_failed') {
-        next.output = text(payload.output) ?? node.output;
+        next.output = shown(payload.output) ?? node.output;
         next.error = text(payload.error);
         next.durationMs = number(payload.durationMs) ?? node.durationMs;
         next.tokens = number(payload.tokens) ?? node.tokens;

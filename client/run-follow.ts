@@ -179,6 +179,8 @@ class RunPrinter {
         return `  ${t.yellow('↻')} ${node} retrying (attempt ${String(p.attempt)}): ${String(p.error ?? '')}`;
       case 'node_iteration':
         return `  ${t.dim('↻')} ${node} iteration ${String(p.iteration)}${p.done ? ' ended the loop' : p.error ? t.dim(`: ${String(p.error)}`) : ''}`;
+      case 'sub_workflow_started':
+        return `  ${t.cyan('↳')} ${node} runs ${String(p.workflowName)} as run ${String(p.childRunId)} (cairn run logs ${String(p.childRunId)} --follow)`;
       case 'node_item_started':
         return `  ${t.dim('▸')} ${node}[${String(p.index)}] started: ${shortText(p.item)}`;
       case 'node_item_completed':

@@ -101,6 +101,15 @@ const FAN_OUT_RUN = {
   ],
 };
 
+/** A sub-workflow node running the bundled assist workflow as a child run, then a node reading its output. */
+const SUB_WORKFLOW_RUN = {
+  name: 'history-sub-workflow',
+  nodes: [
+    { id: 'call', workflow: 'assist', message: '[fake:reply helped]' },
+    { id: 'after', depends_on: ['call'], bash: 'echo "the child said $CALL_OUTPUT"' },
+  ],
+};
+
 const historyDir = new URL('../test/history_files/', import.meta.url);
 
 async function save(name: string, handle: WorkflowHandle): Promise<void> {
@@ -206,6 +215,10 @@ try {
         const { runId, handle } = await startRun(BUDGET_RUN, 'history-budget-run', 'record the budget');
         await approveWhenPaused(runId, handle, 'spend more');
         await save('workflow-run-budget.json', handle);
+      }
+      if (wanted('workflow-run-sub-workflow.json')) {
+        const { handle } = await startRun(SUB_WORKFLOW_RUN, 'history-sub-workflow-run', 'record the child');
+        await save('workflow-run-sub-workflow.json', handle);
       }
       if (wanted('workflow-run-fan-out.json')) {
         const { handle } = await startRun(FAN_OUT_RUN, 'history-fan-out-run', 'record the fan-out');

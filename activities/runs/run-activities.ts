@@ -1,5 +1,11 @@
 import type { ServiceContext } from '../../services/context.js';
 import { prepareRun } from '../../services/runs/prepare-run.js';
+import {
+  cancelChildRun,
+  childRunOutcome,
+  startChildRun,
+  type ChildRunRequest,
+} from '../../services/runs/child-runs.js';
 import { withHeartbeats } from '../heartbeats.js';
 import {
   beginRun,
@@ -23,6 +29,9 @@ export function createRunActivities(deps: ServiceContext) {
     recordNode: (record: NodeRecord) => recordNode(deps, record),
     finishRun: (input: Parameters<typeof finishRun>[1]) => finishRun(deps, input),
     failUnpreparedRun: (input: { runId: string; error: string }) => failUnpreparedRun(deps, input),
+    startChildRun: (request: ChildRunRequest) => startChildRun(deps, request),
+    childRunOutcome: (runId: string) => childRunOutcome(deps, runId),
+    cancelChildRun: (input: Parameters<typeof cancelChildRun>[1]) => cancelChildRun(deps, input),
   };
 }
 

@@ -24,6 +24,9 @@ export interface WorkflowRun {
   totalCostUsd: number;
   /** While a node waits out an assistant's usage limit: when the run goes on by itself. */
   waitingUntil: string | null;
+  /** A run started by a sub-workflow node: the run and the node that started it. */
+  parentRunId: string | null;
+  parentNodeId: string | null;
   startedAt: string | null;
   completedAt: string | null;
   createdAt: string;
@@ -38,6 +41,8 @@ export interface NewWorkflowRun {
   conversationId?: string | null;
   codebaseId?: string | null;
   workerPlatformId?: string | null;
+  parentRunId?: string | null;
+  parentNodeId?: string | null;
 }
 
 interface RunRow {
@@ -56,6 +61,8 @@ interface RunRow {
   total_tokens: number | string;
   total_cost_usd: number | string;
   waiting_until?: unknown;
+  parent_run_id?: string | null;
+  parent_node_id?: string | null;
   started_at: unknown;
   completed_at: unknown;
   created_at: unknown;
@@ -79,6 +86,8 @@ function fromRow(row: RunRow): WorkflowRun {
     totalTokens: toNumber(row.total_tokens),
     totalCostUsd: toNumber(row.total_cost_usd),
     waitingUntil: toIsoOrNull(row.waiting_until ?? null),
+    parentRunId: row.parent_run_id ?? null,
+    parentNodeId: row.parent_node_id ?? null,
     startedAt: toIsoOrNull(row.started_at),
     completedAt: toIsoOrNull(row.completed_at),
     createdAt: toIso(row.created_at),
@@ -103,6 +112,8 @@ export async function createRun(knex: Knex, input: NewWorkflowRun): Promise<Work
     error: null,
     total_tokens: 0,
     total_cost_usd: 0,
+    parent_run_id: input.parentRunId ?? null,
+    parent_node_id: input.parentNodeId ?? null,
     started_at: null,
     completed_at: null,
     created_at: now,
@@ -115,6 +126,15 @@ export async function createRun(knex: Knex, input: NewWorkflowRun): Promise<Work
 export async function findRun(source: ReadSource, id: string): Promise<WorkflowRun | undefined> {
   const row = await toReader(source).first<RunRow>('select * from workflow_runs where id = ?', [id]);
   return row ? fromRow(row) : undefined;
+}
+
+/** The runs a run's sub-workflow nodes started, oldest first. */
+export async function listChildRuns(source: ReadSource, parentRunId: string): Promise<WorkflowRun[]> {
+  const rows = await toReader(source).all<RunRow>(
+    'select * from workflow_runs where parent_run_id = ? order by created_at, id',
+    [parentRunId],
+  );
+  return rows.map(fromRow);
 }
 
 /**

@@ -46,6 +46,7 @@ const NODE_STATES: Record<string, NodeState> = {
   node_item_started: 'running',
   node_item_completed: 'running',
   node_item_failed: 'running',
+  sub_workflow_started: 'running',
   node_completed: 'completed',
   node_failed: 'failed',
   node_skipped: 'skipped',

@@ -50,6 +50,9 @@ export interface RunWorkflowInput {
   searchAttributes?: boolean;
 }
 
+/** A sub-workflow node's child run, stored; or why it could not be (the node fails with that). */
+export type ChildRunStart = { runId: string } | { error: string };
+
 /** Everything a run needs, fixed when it starts (prepareRun). */
 export interface RunContext {
   runId: string;

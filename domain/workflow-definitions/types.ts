@@ -14,7 +14,16 @@ export type Provider = (typeof PROVIDERS)[number];
 export const TRIGGER_RULES = ['all_success', 'one_success', 'all_done'] as const;
 export type TriggerRule = (typeof TRIGGER_RULES)[number];
 
-export const NODE_KINDS = ['prompt', 'command', 'bash', 'approval', 'script', 'cancel', 'loop'] as const;
+export const NODE_KINDS = [
+  'prompt',
+  'command',
+  'bash',
+  'approval',
+  'script',
+  'cancel',
+  'loop',
+  'workflow',
+] as const;
 
 /**
  * What runs a `script` node, as Archon names them (`bun`, `uv`) and as Cairn does (`node`,
@@ -69,6 +78,7 @@ export type WireNode = WireNodeFields &
     | { script: string; runtime: ScriptRuntime; deps?: string[] }
     | { cancel: string }
     | { loop: WireLoop }
+    | { workflow: string; message?: string }
   );
 
 export interface WireLoop {
@@ -312,8 +322,24 @@ export interface LoopNode extends NodeBase, AssistantNodeFields {
   outputFormat: JsonSchemaObject | undefined;
 }
 
+/**
+ * Runs another workflow as a child run (its own run record, linked to this one), with `message`
+ * (variables substituted) as its `$ARGUMENTS`. Output: the output of the child's last node that
+ * completed.
+ */
+export interface SubWorkflowNode extends NodeBase {
+  kind: 'workflow';
+  /** The child workflow's name, found as a run of it would be, in the same codebase. */
+  workflow: string;
+  message: string;
+  provider?: undefined;
+  model?: undefined;
+  retry: undefined;
+  outputFormat: undefined;
+}
+
 export type WorkflowNode =
-  PromptNode | CommandNode | BashNode | ApprovalNode | ScriptNode | CancelNode | LoopNode;
+  PromptNode | CommandNode | BashNode | ApprovalNode | ScriptNode | CancelNode | LoopNode | SubWorkflowNode;
 
 export interface WorkflowDefinition {
   name: string;
@@ -333,8 +359,36 @@ export interface WorkflowDefinition {
   requires?: WorkflowRequirement[];
   /** Spending this (USD) pauses the run for approval to spend as much again. */
   maxCostUsd?: number;
+  /** When Cairn starts runs of this workflow by itself. */
+  schedule?: WorkflowSchedule;
   /** In the order written; ids are unique and the graph has no cycles. */
   nodes: WorkflowNode[];
+}
+
+/** What a scheduled run does when the previous one is still going (Temporal's overlap policies). */
+export const SCHEDULE_OVERLAPS = [
+  'skip',
+  'buffer_one',
+  'buffer_all',
+  'cancel_other',
+  'terminate_other',
+  'allow_all',
+] as const;
+export type ScheduleOverlap = (typeof SCHEDULE_OVERLAPS)[number];
+
+/** `schedule`: Cairn starts a run of the workflow by itself at these times (docs/workflow-format.md). */
+export interface WorkflowSchedule {
+  /** Five cron fields (minute hour day-of-month month day-of-week), or `@daily` and the like. */
+  cron: string;
+  /** The runs' message (`$ARGUMENTS`); empty by default. */
+  message: string;
+  /** Only for the codebase of this name (or id); every codebase that has the workflow otherwise. */
+  codebase?: string;
+  /** IANA time zone of the cron times (UTC by default). */
+  timezone?: string;
+  overlap: ScheduleOverlap;
+  /** A time missed while Cairn was down still fires this long after it (default 1h). */
+  catchupWindowMs: number;
 }
 
 export interface WorkflowInput {
@@ -360,6 +414,8 @@ export const MAX_LOOP_ITERATIONS = 50;
 export const DEFAULT_RETRY_DELAY_MS = 30_000;
 export const DEFAULT_TIMEOUT_MS = 60 * 60_000;
 export const MAX_FAN_OUT_CONCURRENCY = 20;
+/** Runs started by sub-workflow nodes, nested at most this deep under the run a person started. */
+export const MAX_SUB_WORKFLOW_DEPTH = 5;
 export const DEFAULT_FAN_OUT_CONCURRENCY = 4;
 /** A list longer than this fails the node: each element costs the run's history a few events. */
 export const MAX_FAN_OUT_ITEMS = 500;

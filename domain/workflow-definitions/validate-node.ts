@@ -35,6 +35,7 @@ import {
 import {
   COMMAND_NAME_PATTERN,
   DEFAULT_TIMEOUT_MS,
+  WORKFLOW_NAME_PATTERN,
   NODE_ID_PATTERN,
   NODE_KINDS,
   TRIGGER_RULES,
@@ -63,6 +64,7 @@ export const NODE_KEYS = [
   'output_format',
   'runtime',
   'deps',
+  'message',
   ...FAN_OUT_KEYS,
   ...ASSISTANT_OPTION_KEYS,
   ...COMMON_EXTRA_KEYS,
@@ -120,6 +122,7 @@ function checkKind(raw: Mapping, kind: NodeKind, at: string, errors: ErrorList, 
   }
   const text = nonBlankString(value, `${at}${kind}: `, errors);
   if (text === undefined) return undefined;
+  if (kind === 'workflow') return checkSubWorkflowName(text, at, errors);
   if (kind === 'command' && !COMMAND_NAME_PATTERN.test(text)) {
     errors.add(
       `${at}command: ${quote(text)} is not a command name (1 to 64 of a-z, A-Z, 0-9, "-", "_", ".")`,
@@ -128,6 +131,32 @@ function checkKind(raw: Mapping, kind: NodeKind, at: string, errors: ErrorList, 
   }
   if (kind !== 'command') draft.texts.push({ field: kind, text, bash: kind === 'bash' || kind === 'script' });
   return text;
+}
+
+function checkSubWorkflowName(name: string, at: string, errors: ErrorList): string | undefined {
+  if (WORKFLOW_NAME_PATTERN.test(name)) return name;
+  errors.add(
+    `${at}workflow: ${quote(name)} is not a workflow name (1 to 64 of a-z, A-Z, 0-9, "-", "_", ".")`,
+  );
+  return undefined;
+}
+
+/** A sub-workflow node's `message` (default `$ARGUMENTS`); the key belongs to workflow nodes only. */
+function checkMessage(
+  raw: Mapping,
+  kind: NodeKind | undefined,
+  at: string,
+  errors: ErrorList,
+  draft: NodeDraft,
+) {
+  if (!has(raw, 'message')) return '$ARGUMENTS';
+  if (kind !== undefined && kind !== 'workflow') {
+    errors.add(`${at}message: only workflow nodes have a message (a prompt node says it in prompt)`);
+    return undefined;
+  }
+  const message = nonBlankString(field(raw, 'message'), `${at}message: `, errors);
+  if (message !== undefined) draft.texts.push({ field: 'message', text: message, bash: false });
+  return message;
 }
 
 export function checkNode(
@@ -178,8 +207,10 @@ export function checkNode(
   if (kind === 'script') script = checkScriptFields(raw, content as string | undefined, at, errors);
   else checkNotScriptFields(raw, at, errors);
   draft.forEach = checkFanOut(raw, kind, at, errors);
-  // A gate or a cancel is not a piece of work: nothing to retry, time or parse.
-  const noWork = kind === 'approval' || kind === 'cancel';
+  const message = checkMessage(raw, kind, at, errors, draft);
+  // A gate or a cancel is not a piece of work: nothing to retry, time or parse. A sub-workflow's
+  // own nodes retry and time themselves; its node may still set a timeout over the whole child.
+  const noWork = kind === 'approval' || kind === 'cancel' || kind === 'workflow';
   if (has(raw, 'depends_on')) draft.dependsOn = checkDependsOn(field(raw, 'depends_on'), at, errors);
   let whenSource: string | undefined;
   if (has(raw, 'when')) {
@@ -283,6 +314,16 @@ export function checkNode(
       ...assistantFields,
       retry: undefined,
       outputFormat,
+    };
+  } else if (kind === 'workflow') {
+    if (message === undefined) return draft;
+    draft.node = {
+      ...base,
+      kind,
+      workflow: content as string,
+      message,
+      retry: undefined,
+      outputFormat: undefined,
     };
   } else if (kind === 'cancel') {
     draft.node = { ...base, kind, cancel: content as string, retry: undefined, outputFormat: undefined };

@@ -7,6 +7,7 @@ import { checkGraph } from './validate-graph.js';
 import { findReferences } from './variables.js';
 import { checkNode, type NodeCheckOptions, type NodeDraft } from './validate-node.js';
 import { checkProviderName, oneOf } from './validate-fields.js';
+import { checkSchedule } from './validate-schedule.js';
 import { ARCHON_WORKFLOW_KEYS, checkWorkflowOptions, withNodeDefaults } from './validate-workflow-options.js';
 import {
   ISOLATION_MODES,
@@ -29,6 +30,7 @@ const TOP_KEYS = [
   'model',
   'isolation',
   'nodes',
+  'schedule',
   ...ARCHON_WORKFLOW_KEYS,
 ] as const;
 
@@ -107,9 +109,13 @@ function validate(input: unknown, options: NodeCheckOptions): ValidationResult {
   const provider = checkProvider(input, errors);
   const model = optionalText(input, 'model', errors);
   const isolation = checkIsolation(input, errors);
+  const schedule = has(input, 'schedule') ? checkSchedule(field(input, 'schedule'), errors) : undefined;
   const { nodeDefaults, isolation: pinned, ...archon } = checkWorkflowOptions(input, errors);
   const drafts = checkNodes(input, errors, options);
   checkInputReferences(drafts, archon.inputs ?? {}, errors);
+  for (const draft of drafts)
+    if (draft.node?.kind === 'workflow' && draft.node.workflow === name)
+      errors.add(`${draft.label}: workflow: a workflow cannot run itself`);
   if (errors.count > 0 || name === undefined) return { valid: false, errors: errors.list() };
   const definition: WorkflowDefinition = {
     name,
@@ -117,6 +123,7 @@ function validate(input: unknown, options: NodeCheckOptions): ValidationResult {
     ...(provider !== undefined && { provider }),
     ...(model !== undefined && { model }),
     isolation: pinned ?? isolation,
+    ...(schedule && { schedule }),
     ...Object.fromEntries(Object.entries(archon).filter(([, value]) => value !== undefined)),
     nodes: drafts.map((draft) => withNodeDefaults(draft.node!, nodeDefaults)),
   };

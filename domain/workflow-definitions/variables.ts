@@ -137,6 +137,8 @@ export function usesBaseBranch(
         return scriptUsesBaseBranch(node.script);
       case 'cancel':
         return textUsesBaseBranch(node.cancel);
+      case 'workflow':
+        return textUsesBaseBranch(node.message);
       case 'loop': {
         const { prompt, command, untilBash } = node.loop;
         const body =

@@ -196,6 +196,31 @@ async function sharedCheckout(
 }
 
 /**
+ * Where a sub-workflow's run works: in its parent's folder (its worktree, the checkout with
+ * `isolation: none`, or its scratch folder), so the child sees and builds on the parent's changes.
+ */
+async function parentPlace(
+  deps: ServiceContext,
+  parentRunId: string,
+  codebase: Codebase | undefined,
+  definition: WorkflowDefinition,
+): Promise<RunPlace> {
+  const { knex } = deps.db;
+  const parent = await findRun(knex, parentRunId);
+  if (!parent) refuse(`The run that started this one (${parentRunId}) no longer exists.`);
+  if (parent.isolationEnvironmentId) {
+    const environment = await findEnvironment(knex, parent.isolationEnvironmentId);
+    if (!environment || environment.destroyedAt) refuse(`The worktree of run ${parentRunId} is gone.`);
+    return { cwd: environment.path, baseBranch: environment.baseBranch ?? undefined };
+  }
+  if (codebase) {
+    const config = deps.config.forRepository(codebase.sourcePath).effective;
+    return sharedCheckout(deps, codebase, definition, config);
+  }
+  return { cwd: join(deps.home, 'runs', parentRunId, 'work'), baseBranch: undefined };
+}
+
+/**
  * Everything a run needs, fixed at its start: the definition it was started with, where it
  * works (its own worktree of the conversation's codebase, never the user's checkout unless the
  * workflow says `isolation: none`), the artifacts folder, the base branch, and the command files
@@ -211,23 +236,23 @@ export async function prepareRun(deps: ServiceContext, runId: string): Promise<P
   const conversation = run.conversationId ? await findConversation(knex, run.conversationId) : undefined;
   const codebase = conversation?.codebaseId ? await findCodebase(knex, conversation.codebaseId) : undefined;
 
+  const config = codebase ? deps.config.forRepository(codebase.sourcePath).effective : undefined;
   let place: RunPlace;
-  let artifactsDir: string;
-  let docsDir = 'docs/';
-  if (codebase) {
-    const config = deps.config.forRepository(codebase.sourcePath).effective;
-    docsDir = config.docs.path;
+  if (run.parentRunId) place = await parentPlace(deps, run.parentRunId, codebase, definition);
+  else if (codebase && config)
     place =
       definition.isolation === 'none'
         ? await sharedCheckout(deps, codebase, definition, config)
         : await runWorktree(deps, runId, codebase, definition, config, conversation);
-    artifactsDir = join(workspaceAt(dirname(codebase.sourcePath)).artifacts, runId);
-  } else {
+  else {
     // No codebase: the run gets a scratch folder of its own.
     place = { cwd: join(deps.home, 'runs', runId, 'work'), baseBranch: undefined };
-    artifactsDir = join(deps.home, 'runs', runId, 'artifacts');
     mkdirSync(place.cwd, { recursive: true });
   }
+  const docsDir = config?.docs.path ?? 'docs/';
+  const artifactsDir = codebase
+    ? join(workspaceAt(dirname(codebase.sourcePath)).artifacts, runId)
+    : join(deps.home, 'runs', runId, 'artifacts');
   mkdirSync(artifactsDir, { recursive: true });
   // Command files come from the codebase's checkout (its base branch), never from the run's
   // worktree, which may hold a pull request's head: a pull request cannot rewrite what runs.

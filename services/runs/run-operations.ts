@@ -1,7 +1,13 @@
 import { findCodebase } from '../../db/repositories/codebases.js';
 import { findConversationByRef } from '../../db/repositories/conversations.js';
 import { deleteRunEvents } from '../../db/repositories/run-events.js';
-import { createRun, deleteRunIn, findRun, type WorkflowRun } from '../../db/repositories/workflow-runs.js';
+import {
+  createRun,
+  deleteRunIn,
+  findRun,
+  listChildRuns,
+  type WorkflowRun,
+} from '../../db/repositories/workflow-runs.js';
 import {
   allowsRunOperation,
   operationVerb,
@@ -62,7 +68,7 @@ async function operate(
  * The run's input values: each declared input from the request, else its default (else empty);
  * null when the workflow declares none. A missing required input or an undeclared one is a 400.
  */
-function resolveInputs(
+export function resolveInputs(
   definition: WorkflowDefinition,
   given: Record<string, string>,
 ): Record<string, string> | null {
@@ -89,7 +95,7 @@ function resolveInputs(
 const REQUIRED_TOKENS = { github: 'GITHUB_TOKEN', gitlab: 'GITLAB_TOKEN' } as const;
 
 /** A workflow that `requires` a code host runs only once that host's token is configured. */
-function checkRequirements(context: ServiceContext, definition: WorkflowDefinition): void {
+export function checkRequirements(context: ServiceContext, definition: WorkflowDefinition): void {
   const missing = (definition.requires ?? []).filter((host) => !context.environment[host].token);
   if (missing.length === 0) return;
   const variables = missing.map((host) => REQUIRED_TOKENS[host]).join(' and ');
@@ -244,15 +250,27 @@ export async function resumeRun(
   );
 }
 
-/** Stops a run for good, whatever it is doing: its execution is terminated. */
+/**
+ * Stops a run for good, whatever it is doing: its execution is terminated, and so are the runs
+ * its sub-workflow nodes started that have not ended (Temporal terminates their executions with
+ * it; their records say abandoned too).
+ */
 export async function abandonRun(
   context: ServiceContext,
   runs: RunClient,
   { runId, actor }: RunRequest,
 ): Promise<WorkflowRun> {
-  return operate(context, runId, 'abandon', { type: 'run_abandoned', actor }, () =>
+  const abandoned = await operate(context, runId, 'abandon', { type: 'run_abandoned', actor }, () =>
     runs.terminate(runId, `abandoned by ${actor}`),
   );
+  for (const child of await listChildRuns(context.db.knex, runId)) {
+    if (!allowsRunOperation(child.status, 'abandon')) continue;
+    await abandonRun(context, runs, { runId: child.id, actor }).catch((error: unknown) => {
+      // A child that ended meanwhile keeps its end.
+      if (!(error instanceof ServiceError && error.kind === 'conflict')) throw error;
+    });
+  }
+  return abandoned;
 }
 
 /** Deletes a run that has ended, with its events, in one transaction. */

@@ -5,6 +5,7 @@ import {
   findRun,
   findRunAsJson,
   findRunByWorker,
+  listChildRuns,
   listRunsAsJson,
   type RunFilter,
   type RunJson,
@@ -102,6 +103,19 @@ export async function getRunDetailAsJson(
   ]);
   if (run === undefined) throw noRun(runId);
   return { run, events };
+}
+
+/** The runs a run's sub-workflow nodes started, oldest first: id, workflow, status and node. */
+export async function childRunsOf(
+  context: ServiceContext,
+  runId: string,
+): Promise<{ runId: string; workflowName: string; status: RunStatus; nodeId: string | null }[]> {
+  return (await listChildRuns(context.db.reader, runId)).map((child) => ({
+    runId: child.id,
+    workflowName: child.workflowName,
+    status: child.status,
+    nodeId: child.parentNodeId,
+  }));
 }
 
 /** The newest run started from a worker conversation (a chat platform's id), with its events. */

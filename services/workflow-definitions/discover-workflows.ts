@@ -11,6 +11,7 @@ import {
   type DefinitionFolder,
   type WorkflowEntry,
 } from './definition-files.js';
+import { callProblem, checkCalls } from './sub-workflow-calls.js';
 
 export interface WorkflowDiscoveryOptions {
   /** A registered codebase checkout or one of its worktrees; undefined: bundled workflows only. */
@@ -69,10 +70,17 @@ export async function discoverWorkflows(options: WorkflowDiscoveryOptions): Prom
     const byName = new Map<string, WorkflowEntry>();
     for (const entry of [...bundled.entries, ...archon.entries, ...project.entries])
       byName.set(entry.name, entry);
-    const workflows = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+    // A workflow that runs a missing one, or leads back to itself, cannot run: listed as an error.
+    const { sound, problems } = checkCalls([...byName.values()]);
+    const workflows = sound.sort((a, b) => a.name.localeCompare(b.name));
+    const callErrors = problems.map(({ entry, error }) => ({
+      filename: entry.filename,
+      source: entry.source,
+      error,
+    }));
     return Object.freeze({
       workflows: Object.freeze(workflows),
-      errors: Object.freeze([...bundled.errors, ...archon.errors, ...project.errors]),
+      errors: Object.freeze([...bundled.errors, ...archon.errors, ...project.errors, ...callErrors]),
     });
   });
 }
@@ -95,12 +103,13 @@ export async function findWorkflow(
   name: string,
   options: WorkflowDiscoveryOptions,
 ): Promise<WorkflowEntry | undefined> {
+  const { workflows } = await discoverWorkflows(options);
   if (options.cwd) {
     const project =
       byFileName(await projectDefinitions(options.cwd), name) ??
       (options.loadArchon !== false ? byFileName(await archonDefinitions(options.cwd), name) : undefined);
-    if (project) return project;
+    // Its calls are checked among the others as discovery checks them.
+    if (project) return callProblem(project, workflows) ? undefined : project;
   }
-  const { workflows } = await discoverWorkflows(options);
   return workflows.find((entry) => entry.name === name);
 }

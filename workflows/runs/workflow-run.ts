@@ -35,6 +35,7 @@ import {
 } from '../../domain/workflow-definitions/index.js';
 import { runLoop, type LoopRunner } from './run-loop.js';
 import { runFanOut, type FanOutRunner } from './run-fan-out.js';
+import { runSubWorkflow, type SubWorkflowRunner } from './run-sub-workflow.js';
 import type { RunActivities } from '../../activities/runs/run-activities.js';
 import type { NodeActivities } from '../../activities/runs/node-activities.js';
 import { HEARTBEAT_TIMEOUT_MS } from '../../domain/heartbeats.js';
@@ -189,9 +190,11 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
           ? await cancelRun(node)
           : node.kind === 'loop'
             ? await runLoop(node, loopRunner(node))
-            : node.forEach
-              ? await runFanOut(node.forEach, fanOutRunner(node))
-              : await runWithRetries(node);
+            : node.kind === 'workflow'
+              ? await runSubWorkflow(node, substitute(node.message, values()), subWorkflowRunner(node))
+              : node.forEach
+                ? await runFanOut(node.forEach, fanOutRunner(node))
+                : await runWithRetries(node);
     results[node.id] = result;
     states[node.id] = result.status === 'succeeded' ? 'succeeded' : 'failed';
   };
@@ -292,7 +295,30 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
     cancelled: () => cancelled !== undefined,
   });
 
-  type WorkNode = Exclude<WorkflowNode, { kind: 'approval' | 'cancel' | 'loop' }>;
+  /** What a sub-workflow node needs from this run: the child's record, its end, its events. */
+  const subWorkflowRunner = (node: Extract<WorkflowNode, { kind: 'workflow' }>): SubWorkflowRunner => ({
+    store: (message) =>
+      core.startChildRun({ parentRunId: runId, nodeId: node.id, workflowName: node.workflow, message }),
+    outcome: (childRunId) => core.childRunOutcome(childRunId),
+    cancelStored: (childRunId, actor, reason) =>
+      core.cancelChildRun({ runId: childRunId, actor: actor ?? null, reason }),
+    record: async (type, payload, usage) => {
+      spent += usage?.costUsd ?? 0;
+      await core.recordNode({
+        ...ref,
+        nodeId: node.id,
+        type,
+        payload,
+        tokens: usage?.tokens,
+        costUsd: usage?.costUsd,
+      });
+    },
+    cancelled: () => cancelled,
+    input,
+    codebaseId: context.codebaseId,
+  });
+
+  type WorkNode = Exclude<WorkflowNode, { kind: 'approval' | 'cancel' | 'loop' | 'workflow' }>;
 
   /** What a for_each node needs from this run: one element's tries, the budget, its events. */
   const fanOutRunner = (node: WorkNode): FanOutRunner => ({

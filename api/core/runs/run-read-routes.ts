@@ -6,14 +6,17 @@ import {
   pageSchema,
   SerializedJson,
   StrictObject,
+  StringEnum,
   Type,
   type RouteDefinition,
   type Static,
 } from '../../http/index.js';
 import type { ServiceContext } from '../../../services/context.js';
 import { runWorkflowId } from '../../../domain/runs/run-contract.js';
+import { RUN_STATUSES } from '../../../domain/runs/run-status.js';
 import { temporalExecutionUrl, temporalUiBase } from '../../../domain/temporal-links.js';
 import {
+  childRunsOf,
   getRunByWorker,
   getRunDetailAsJson,
   listRunsPage,
@@ -39,6 +42,15 @@ const RunDetailSchema = StrictObject({
     Type.String({
       description: "the run's execution in the Temporal Web UI (TEMPORAL_UI_URL); null when no UI is known",
     }),
+  ),
+  children: Type.Array(
+    StrictObject({
+      runId: Type.String(),
+      workflowName: Type.String(),
+      status: StringEnum(RUN_STATUSES),
+      nodeId: Nullable(Type.String({ description: 'the sub-workflow node that started it' })),
+    }),
+    { description: "the runs this run's sub-workflow nodes started, oldest first" },
   ),
 });
 
@@ -94,6 +106,7 @@ export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
             run: runView(run),
             events: events.map(runEventView),
             temporalUrl: temporalUrlOf(context, run.id),
+            children: await childRunsOf(context, run.id),
           },
         };
       },
@@ -108,15 +121,16 @@ export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
       responses: { 200: { description: 'the run with its events', schema: RunDetailSchema } },
       handler: async ({ params }) => {
         // Written by the database as JSON (docs/architecture.md, "Lists the database writes as JSON").
-        const detail = await getRunDetailAsJson(context, params.runId, {
-          run: runJsonColumns,
-          event: runEventJsonColumns,
-        });
+        const [detail, children] = await Promise.all([
+          getRunDetailAsJson(context, params.runId, { run: runJsonColumns, event: runEventJsonColumns }),
+          childRunsOf(context, params.runId),
+        ]);
         return {
           body: SerializedJson.object<Static<typeof RunDetailSchema>>({
             run: new SerializedJson(detail.run),
             events: SerializedJson.ofItems(detail.events),
             temporalUrl: temporalUrlOf(context, params.runId),
+            children,
           }),
         };
       },

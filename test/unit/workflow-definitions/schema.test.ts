@@ -56,6 +56,11 @@ const valid: [string, unknown][] = [
       ],
     },
   ],
+  [
+    'a workflow node',
+    node({ workflow: 'review', message: 'look at $ARGUMENTS', timeout: '2h', when: '1 == 1' }),
+  ],
+  ['a workflow node without a message', node({ workflow: 'review.v2' })],
   ['100 nodes', { name: 'w', nodes: Array.from({ length: 100 }, (_, i) => ({ id: `n${i}`, bash: 'true' })) }],
 ];
 
@@ -148,6 +153,13 @@ const invalid: [string, unknown][] = [
   ['a concurrency of 0', node({ bash: 'x', for_each: '$b.output', concurrency: 0 })],
   ['a concurrency of 21', node({ bash: 'x', for_each: '$b.output', concurrency: 21 })],
   ['persist_session on a for_each node', prompt({ for_each: '$b.output', persist_session: true })],
+  ['a workflow node with a path', node({ workflow: '../review' })],
+  ['a workflow node with retry', node({ workflow: 'review', retry: { attempts: 2 } })],
+  ['a workflow node with a model', node({ workflow: 'review', model: 'opus' })],
+  ['a workflow node with output_format', node({ workflow: 'review', output_format: {} })],
+  ['a workflow node with for_each', node({ workflow: 'review', for_each: '$b.output' })],
+  ['a message on a prompt node', prompt({ message: 'x' })],
+  ['an empty message', node({ workflow: 'review', message: ' ' })],
   ['output_format as text', prompt({ output_format: 'json' })],
   ['output_format as a list', prompt({ output_format: [] })],
 ];
@@ -178,6 +190,7 @@ const graphOnly: [string, unknown][] = [
   ],
   ['a condition that does not parse', prompt({ when: '$a.output =' })],
   ['for_each over an unknown node', prompt({ for_each: '$b.output' })],
+  ['a workflow that runs itself', { name: 'w', nodes: [{ id: 'again', workflow: 'w' }] }],
   ['$ITEM outside a for_each node', prompt({ prompt: 'look at $ITEM.file' })],
   ['$ITEM_INDEX outside a for_each node', prompt({ prompt: 'number $ITEM_INDEX' })],
   [

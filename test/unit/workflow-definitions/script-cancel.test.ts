@@ -88,7 +88,7 @@ describe('workflow definitions: script and cancel nodes', () => {
 
   it('lists every kind when a node has none', () => {
     expect(errorsOf(one({}))).to.deep.equal([
-      'nodes[0] "a": no kind: a node needs one of prompt, command, bash, approval, script, cancel or loop',
+      'nodes[0] "a": no kind: a node needs one of prompt, command, bash, approval, script, cancel, loop or workflow',
     ]);
   });
 });

@@ -192,7 +192,7 @@ describe('workflow definitions: validation', () => {
         'no kind',
         {},
         [
-          'nodes[1] "b": no kind: a node needs one of prompt, command, bash, approval, script, cancel or loop',
+          'nodes[1] "b": no kind: a node needs one of prompt, command, bash, approval, script, cancel, loop or workflow',
         ],
       ],
       [
@@ -392,8 +392,8 @@ describe('workflow definitions: validation', () => {
 
     it('reports a node that is not a mapping', () => {
       expect(errorsOf({ name: 'w', nodes: ['prompt: x', null] })).to.deep.equal([
-        'nodes[0]: must be a mapping with an id and one of prompt, command, bash, approval, script, cancel or loop, not a string',
-        'nodes[1]: must be a mapping with an id and one of prompt, command, bash, approval, script, cancel or loop, not null',
+        'nodes[0]: must be a mapping with an id and one of prompt, command, bash, approval, script, cancel, loop or workflow, not a string',
+        'nodes[1]: must be a mapping with an id and one of prompt, command, bash, approval, script, cancel, loop or workflow, not null',
       ]);
     });
 

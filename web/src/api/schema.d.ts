@@ -960,6 +960,10 @@ export interface components {
              * @description while a node waits out the assistant's usage limit: when the run goes on
              */
             waitingUntil: string | null;
+            /** @description the run whose sub-workflow node started this one */
+            parentRunId: string | null;
+            /** @description that run's node */
+            parentNodeId: string | null;
             /** Format: date-time */
             startedAt: string | null;
             /** Format: date-time */
@@ -2422,6 +2426,15 @@ export interface operations {
                         events: components["schemas"]["WorkflowRunEvent"][];
                         /** @description the run's execution in the Temporal Web UI (TEMPORAL_UI_URL); null when no UI is known */
                         temporalUrl: string | null;
+                        /** @description the runs this run's sub-workflow nodes started, oldest first */
+                        children: {
+                            runId: string;
+                            workflowName: string;
+                            /** @enum {string} */
+                            status: "pending" | "running" | "paused" | "completed" | "failed" | "cancelled" | "abandoned";
+                            /** @description the sub-workflow node that started it */
+                            nodeId: string | null;
+                        }[];
                     };
                 };
             };
@@ -2454,6 +2467,15 @@ export interface operations {
                         events: components["schemas"]["WorkflowRunEvent"][];
                         /** @description the run's execution in the Temporal Web UI (TEMPORAL_UI_URL); null when no UI is known */
                         temporalUrl: string | null;
+                        /** @description the runs this run's sub-workflow nodes started, oldest first */
+                        children: {
+                            runId: string;
+                            workflowName: string;
+                            /** @enum {string} */
+                            status: "pending" | "running" | "paused" | "completed" | "failed" | "cancelled" | "abandoned";
+                            /** @description the sub-workflow node that started it */
+                            nodeId: string | null;
+                        }[];
                     };
                 };
             };
@@ -2541,6 +2563,10 @@ export interface operations {
                              * @description while a node waits out the assistant's usage limit: when the run goes on
                              */
                             waitingUntil: string | null;
+                            /** @description the run whose sub-workflow node started this one */
+                            parentRunId: string | null;
+                            /** @description that run's node */
+                            parentNodeId: string | null;
                             /** Format: date-time */
                             startedAt: string | null;
                             /** Format: date-time */

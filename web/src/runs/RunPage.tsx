@@ -133,6 +133,31 @@ export function RunPage() {
             </dd>
           </>
         )}
+        {run.parentRunId && (
+          <>
+            <dt>Started by</dt>
+            <dd>
+              <Link to={`/runs/${encodeURIComponent(run.parentRunId)}`}>the parent run</Link>
+              {run.parentNodeId && <> (its node {run.parentNodeId})</>}
+            </dd>
+          </>
+        )}
+        {(detail.data?.children.length ?? 0) > 0 && (
+          <>
+            <dt>Sub-workflows</dt>
+            <dd>
+              <ul className="plain">
+                {detail.data!.children.map((child) => (
+                  <li key={child.runId} data-child-run={child.runId}>
+                    <Link to={`/runs/${encodeURIComponent(child.runId)}`}>{child.workflowName}</Link>{' '}
+                    <StatusBadge status={child.status} />
+                    {child.nodeId && <span className="muted small"> from {child.nodeId}</span>}
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </>
+        )}
         {run.waitingUntil && (
           <>
             <dt>Waiting</dt>

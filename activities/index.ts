@@ -7,6 +7,7 @@ import { createRunActivities } from './runs/run-activities.js';
 import { createNodeActivities } from './runs/node-activities.js';
 import { createChatActivities } from './chat/chat-activities.js';
 import { createCodeHostActivities } from './codehost/code-host-activities.js';
+import { createScheduleActivities } from './schedules/schedule-activities.js';
 
 /** The activities of workflow runs: preparation, bash and script nodes, bookkeeping (run as local activities). */
 export function createRunQueueActivities(deps: ServiceContext) {
@@ -23,6 +24,7 @@ export function createCoreActivities(deps: ServiceContext) {
     ...createConversationActivities(deps),
     ...createChatActivities(deps),
     ...createCodeHostActivities(deps),
+    ...createScheduleActivities(deps),
   };
 }
 

@@ -39,6 +39,7 @@ const actions = {
   config: () => import('../client/actions/config.js'),
   status: () => import('../client/actions/status.js'),
   login: () => import('../client/actions/login.js'),
+  schedule: () => import('../client/actions/schedule.js'),
 };
 
 /** --url, --profile and --json, on every client command. */
@@ -216,6 +217,32 @@ export function addClientCommands(program: Command): void {
   clientCommand(run, 'delete <id>', 'delete a finished run and its events').action(
     async (id: string, _options, command: Command) =>
       runClient(command, async (session) => (await actions.run()).deleteRun(session, id)),
+  );
+
+  const schedule = program
+    .command('schedule')
+    .description('workflow schedules: list, pause, unpause, fire now');
+  clientCommand(schedule, 'list', 'every workflow schedule, with when it fires next').action(
+    async (_options, command: Command) =>
+      runClient(command, async (session) => (await actions.schedule()).listSchedules(session)),
+  );
+  for (const [name, description] of [
+    ['pause', 'stop a schedule firing until it is unpaused'],
+    ['unpause', 'let a paused schedule fire again'],
+  ] as const) {
+    clientCommand(schedule, `${name} <id>`, description)
+      .option('--note <text>', 'why (shown with the schedule)')
+      .action(async (id: string, options: { note?: string }, command: Command) =>
+        runClient(command, async (session) =>
+          (await actions.schedule()).operateSchedule(session, name, id, options),
+        ),
+      );
+  }
+  clientCommand(schedule, 'trigger <id>', 'fire a schedule now, paused or not').action(
+    async (id: string, _options, command: Command) =>
+      runClient(command, async (session) =>
+        (await actions.schedule()).operateSchedule(session, 'trigger', id),
+      ),
   );
 
   const config = program.command('config').description('the configuration as it applies');

@@ -74,3 +74,19 @@ export interface CommandReply {
 }
 
 export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['completed', 'failed', 'cancelled', 'abandoned'];
+
+export interface Schedule {
+  id: string;
+  codebaseId: string;
+  codebaseName: string;
+  workflowName: string;
+  source: string;
+  cron: string;
+  timezone: string | null;
+  message: string;
+  overlap: string;
+  paused: boolean;
+  note: string | null;
+  nextRunsAt: string[];
+  lastFiredAt: string | null;
+}

@@ -12,7 +12,7 @@ import * as codeHostDeliveries from './migrations/0010-code-host-deliveries.js';
 import * as untrustedWorktrees from './migrations/0011-untrusted-worktrees.js';
 import * as runInputs from './migrations/0012-run-inputs.js';
 import * as runWaitingUntil from './migrations/0013-run-waiting-until.js';
-import * as subWorkflowRuns from './migrations/0014-sub-workflow-runs.js';
+import * as runOrigins from './migrations/0014-run-origins.js';
 
 interface Migration {
   name: string;
@@ -36,7 +36,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '0011-untrusted-worktrees', ...untrustedWorktrees },
   { name: '0012-run-inputs', ...runInputs },
   { name: '0013-run-waiting-until', ...runWaitingUntil },
-  { name: '0014-sub-workflow-runs', ...subWorkflowRuns },
+  { name: '0014-run-origins', ...runOrigins },
 ];
 
 /** Every migration's name, in the order they apply. */

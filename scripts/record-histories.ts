@@ -19,6 +19,11 @@ import { approveSignal } from '../workflows/runs/run-messages.js';
 import { createRun, findRun, transitionRun } from '../db/repositories/workflow-runs.js';
 import { RUN_WORKFLOW_TYPE } from '../domain/runs/run-contract.js';
 import { runQueueFor } from '../domain/task-queues.js';
+import {
+  SCHEDULED_RUN_WORKFLOW_TYPE,
+  workflowScheduleId,
+  type ScheduledRunInput,
+} from '../domain/runs/schedule-contract.js';
 
 /** A run with a retried bash node, an approval gate and an assistant node. */
 const REPRESENTATIVE_RUN = {
@@ -110,6 +115,17 @@ const SUB_WORKFLOW_RUN = {
   ],
 };
 
+/** A scheduled workflow in the recorded repository: a firing stores its run and awaits it. */
+const SCHEDULED_WORKFLOW = `name: history-scheduled
+schedule:
+  cron: "0 3 * * *"
+  message: recorded firing
+nodes:
+  - id: tidy
+    bash: |
+      echo "tidied: $ARGUMENTS"
+`;
+
 const historyDir = new URL('../test/history_files/', import.meta.url);
 
 async function save(name: string, handle: WorkflowHandle): Promise<void> {
@@ -126,7 +142,9 @@ const only = process.argv.slice(2);
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 
 const database = await databaseKinds()[0]!.create();
-const source = makeTempRepo();
+const source = makeTempRepo({
+  files: { 'README.md': '# recorded\n', '.cairn/workflows/history-scheduled.yaml': SCHEDULED_WORKFLOW },
+});
 const remote = makeBareRemote(source.path);
 const fakes = fakeAssistants();
 const home = makeTempDir('cairn-history-home-');
@@ -219,6 +237,23 @@ try {
       if (wanted('workflow-run-sub-workflow.json')) {
         const { handle } = await startRun(SUB_WORKFLOW_RUN, 'history-sub-workflow-run', 'record the child');
         await save('workflow-run-sub-workflow.json', handle);
+      }
+      if (wanted('scheduled-run.json')) {
+        // The codebase is registered (as the registration history does) before its schedule fires.
+        const registration = await start('codebaseRegistration', 'history-registration-for-schedule', [
+          { url: remote.url, allowEnvKeys: false },
+        ]);
+        const outcome = (await registration.result()) as { codebase: { id: string } };
+        const codebaseId = outcome.codebase.id;
+        const input: ScheduledRunInput = {
+          scheduleId: workflowScheduleId(codebaseId, 'history-scheduled'),
+          codebaseId,
+          workflowName: 'history-scheduled',
+        };
+        await save(
+          'scheduled-run.json',
+          await start(SCHEDULED_RUN_WORKFLOW_TYPE, 'history-scheduled-run', [input]),
+        );
       }
       if (wanted('workflow-run-fan-out.json')) {
         const { handle } = await startRun(FAN_OUT_RUN, 'history-fan-out-run', 'record the fan-out');

@@ -6,3 +6,4 @@ export { conversation } from './conversations/conversation.js';
 export { workflowRun } from './runs/workflow-run.js';
 export { chatReplyWorkflow } from './chat/chat-reply.js';
 export { codeHostRequestWorkflow } from './codehost/code-host-request.js';
+export { scheduledRun } from './schedules/scheduled-run.js';

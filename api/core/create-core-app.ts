@@ -18,6 +18,8 @@ import type { JournalHub } from '../../services/streams/journal-hub.js';
 import { workflowDefinitionRoutes, workflowSchemas } from './workflows/workflow-routes.js';
 import { commandRoutes } from './workflows/command-routes.js';
 import { runClient } from '../../services/runs/run-client.js';
+import { scheduleClient } from '../../services/schedules/schedule-client.js';
+import { scheduleRoutes, scheduleSchemas } from './schedules/schedule-routes.js';
 import { runOperationRoutes } from './runs/run-routes.js';
 import { runReadRoutes } from './runs/run-read-routes.js';
 import { runSchemas } from './runs/run-view.js';
@@ -73,6 +75,7 @@ const CORE_TAGS: Record<string, string> = {
   workflows: "Workflow and command definitions: bundled, and each repository's own.",
   runs: 'Workflow runs: start, watch, approve, reject, cancel, resume, abandon, delete.',
   webhooks: 'GitHub and GitLab webhooks: mentions and commands in issues and pull requests.',
+  schedules: 'Workflow schedules: the Temporal Schedules of workflows that declare a schedule.',
 };
 
 /** The core service on PORT: health, system and the orchestration API. */
@@ -123,6 +126,10 @@ export function createCoreApp(deps: CoreAppDependencies): HttpApp {
       }),
       ...workflowDefinitionRoutes(deps.codebases.registration),
       ...commandRoutes(deps.codebases.registration),
+      ...scheduleRoutes({
+        context: deps.codebases.registration,
+        schedules: scheduleClient(deps.codebases.temporal),
+      }),
       ...webhookRoutes({
         context: deps.codebases.registration,
         start: codeHostWorkStarter(deps.codebases.temporal.client, deps.codebases.temporal.taskQueue),
@@ -136,6 +143,7 @@ export function createCoreApp(deps: CoreAppDependencies): HttpApp {
         ...conversationSchemas,
         ...workflowSchemas,
         ...runSchemas,
+        ...scheduleSchemas,
         ...configSchemas,
       },
     },

@@ -14,6 +14,7 @@ import type { Database } from '../../db/connection.js';
 import type { CairnContext } from './context.js';
 import type { Lifecycle } from './lifecycle.js';
 import { activityDependencies } from './activity-dependencies.js';
+import { startScheduleSyncer } from '../../worker/schedule-syncer.js';
 import { sweepDeadWorkers } from '../../services/processes/attempt-process-groups.js';
 
 /** Starts both workers; a worker that fails stops the whole process (via onFatal). */
@@ -71,12 +72,19 @@ export async function startBackgroundJobs(
   });
   const sweeper = startTurnSweeper({ client, taskQueue: DEFAULT_TASK_QUEUE, db, logger: context.logger });
   lifecycle.add('turn sweeper', () => sweeper.stop());
+  const searchAttributes = await searchAttributesRegistered(client.connection, namespace);
   const reconciler = startRunReconciler({
     client,
     taskQueue: DEFAULT_TASK_QUEUE,
-    searchAttributes: await searchAttributesRegistered(client.connection, namespace),
+    searchAttributes,
     db,
     logger: context.logger,
   });
   lifecycle.add('run reconciler', () => reconciler.stop());
+  const syncer = startScheduleSyncer(activityDependencies(context, db), {
+    client,
+    taskQueue: DEFAULT_TASK_QUEUE,
+    searchAttributes,
+  });
+  lifecycle.add('schedule syncer', () => syncer.stop());
 }

@@ -78,6 +78,16 @@ export async function createConversation(knex: Knex, input: NewConversation): Pr
   return fromRow(row);
 }
 
+/**
+ * Frees a deleted conversation's platform id, so a new conversation can take it (a schedule's
+ * conversation that its user deleted): the old one keeps a unique id of its own.
+ */
+export async function releasePlatformId(knex: Knex, conversation: Conversation): Promise<void> {
+  await knex('conversations')
+    .where({ id: conversation.id })
+    .update({ platform_conversation_id: `${conversation.platformConversationId}#${conversation.id}` });
+}
+
 export async function findConversation(source: ReadSource, id: string): Promise<Conversation | undefined> {
   const row = await toReader(source).first<ConversationRow>('select * from conversations where id = ?', [id]);
   return row ? fromRow(row) : undefined;

@@ -27,6 +27,8 @@ export interface WorkflowRun {
   /** A run started by a sub-workflow node: the run and the node that started it. */
   parentRunId: string | null;
   parentNodeId: string | null;
+  /** A run a workflow's schedule started: that schedule's id. */
+  scheduleId: string | null;
   startedAt: string | null;
   completedAt: string | null;
   createdAt: string;
@@ -43,6 +45,7 @@ export interface NewWorkflowRun {
   workerPlatformId?: string | null;
   parentRunId?: string | null;
   parentNodeId?: string | null;
+  scheduleId?: string | null;
 }
 
 interface RunRow {
@@ -63,6 +66,7 @@ interface RunRow {
   waiting_until?: unknown;
   parent_run_id?: string | null;
   parent_node_id?: string | null;
+  schedule_id?: string | null;
   started_at: unknown;
   completed_at: unknown;
   created_at: unknown;
@@ -88,6 +92,7 @@ function fromRow(row: RunRow): WorkflowRun {
     waitingUntil: toIsoOrNull(row.waiting_until ?? null),
     parentRunId: row.parent_run_id ?? null,
     parentNodeId: row.parent_node_id ?? null,
+    scheduleId: row.schedule_id ?? null,
     startedAt: toIsoOrNull(row.started_at),
     completedAt: toIsoOrNull(row.completed_at),
     createdAt: toIso(row.created_at),
@@ -114,6 +119,7 @@ export async function createRun(knex: Knex, input: NewWorkflowRun): Promise<Work
     total_cost_usd: 0,
     parent_run_id: input.parentRunId ?? null,
     parent_node_id: input.parentNodeId ?? null,
+    schedule_id: input.scheduleId ?? null,
     started_at: null,
     completed_at: null,
     created_at: now,

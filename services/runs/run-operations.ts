@@ -106,6 +106,17 @@ export function checkRequirements(context: ServiceContext, definition: WorkflowD
   });
 }
 
+export interface RunStartRequest {
+  workflowName: string;
+  message: string;
+  conversationId: string;
+  inputs?: Record<string, string>;
+  /** This run's budget, over the workflow's `max_cost_usd`. */
+  maxCostUsd?: number;
+  /** The workflow schedule that starts it. */
+  scheduleId?: string;
+}
+
 /**
  * Stores a run of the named workflow on a conversation and starts its execution. The run is
  * accepted once stored: one whose execution could not be started now is started by the
@@ -114,15 +125,22 @@ export function checkRequirements(context: ServiceContext, definition: WorkflowD
 export async function startRun(
   context: ServiceContext,
   runs: RunClient,
-  input: {
-    workflowName: string;
-    message: string;
-    conversationId: string;
-    inputs?: Record<string, string>;
-    /** This run's budget, over the workflow's `max_cost_usd`. */
-    maxCostUsd?: number;
-  },
+  input: RunStartRequest,
 ): Promise<WorkflowRun> {
+  const run = await storeRun(context, input);
+  await runs
+    .start(run.id, { workflowName: run.workflowName, codebaseId: run.codebaseId })
+    .catch((error: unknown) => {
+      context.logger.warn({ event: 'run.start_deferred', runId: run.id, err: (error as Error).message });
+    });
+  return run;
+}
+
+/**
+ * Stores a run of the named workflow on a conversation, checked as a start request is (the
+ * conversation, the workflow, its requirements and inputs), without starting its execution.
+ */
+export async function storeRun(context: ServiceContext, input: RunStartRequest): Promise<WorkflowRun> {
   const { knex } = context.db;
   const conversation = await findConversationByRef(knex, input.conversationId);
   // A deleted conversation takes no new runs, as it takes no new messages.
@@ -164,12 +182,8 @@ export async function startRun(
     conversationId: conversation.id,
     codebaseId: codebase?.id ?? null,
     workerPlatformId: conversation.platformConversationId,
+    scheduleId: input.scheduleId ?? null,
   });
-  await runs
-    .start(run.id, { workflowName: workflow.name, codebaseId: codebase?.id })
-    .catch((error: unknown) => {
-      context.logger.warn({ event: 'run.start_deferred', runId: run.id, err: (error as Error).message });
-    });
   return run;
 }
 

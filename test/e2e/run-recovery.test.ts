@@ -7,7 +7,7 @@ import { makeTempRepo } from '../support/git-repos.js';
 import { jsonClient } from '../support/json-client.js';
 import { openSse, type SseConnection } from '../support/sse-client.js';
 import { makeTempDir } from '../support/temp-dirs.js';
-import { overlapCheckingWorkflow, waitForFile, waitForRunEnd } from '../support/run-helpers.js';
+import { overlapCheckingWorkflow, waitForFile, waitForLines, waitForRunEnd } from '../support/run-helpers.js';
 import { startWorkerProcess, type WorkerProcessSetup } from '../support/worker-process.js';
 import { isAlive } from '../support/processes.js';
 
@@ -64,11 +64,7 @@ describe('a worker killed in the middle of a workflow run', function () {
       // The killed worker's script is still running, waiting for the release: the retry must
       // kill it before it starts its own (it would note an overlap otherwise).
       const attemptsFile = join(markers.path, 'attempts');
-      const deadline = Date.now() + 90_000;
-      while (readFileSync(attemptsFile, 'utf8').trim().split('\n').length < 2) {
-        if (Date.now() > deadline) throw new Error('the middle node was not retried');
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await waitForLines(attemptsFile, 2, 90_000, 'the middle node was not retried');
       expect(existsSync(join(markers.path, 'overlap')), 'two attempts alive at once').to.equal(false);
       writeFileSync(join(markers.path, 'release'), '');
 
@@ -143,11 +139,7 @@ describe('a worker killed in the middle of a workflow run', function () {
       await waitForFile(checks, 120_000);
       await setup.killAndReplaceWorker();
       // The check is run again on the new worker; only then is it let through.
-      const deadline = Date.now() + 90_000;
-      while (readFileSync(checks, 'utf8').trim().split('\n').length < 2) {
-        if (Date.now() > deadline) throw new Error('the loop check was not retried');
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await waitForLines(checks, 2, 90_000, 'the loop check was not retried');
       writeFileSync(join(markers.path, 'release'), '');
       const end = await waitForRunEnd(stream, runId);
       expect(end.data.type).to.equal('run_completed');
@@ -217,6 +209,77 @@ describe('a worker killed in the middle of a workflow run', function () {
       await setup?.close(runId && runWorkflowId(runId));
       fakes.cleanup();
       repo.cleanup();
+    }
+  });
+
+  it('goes on with a sub-workflow whose worker died while the child ran: one child, each node once', async () => {
+    const fakes = fakeAssistants();
+    const markers = makeTempDir('cairn-child-recover-');
+    const parent = [
+      'name: parent-recover',
+      'nodes:',
+      '  - id: call',
+      '    workflow: child-recover',
+      '    message: from the parent',
+      '  - id: after',
+      '    depends_on: [call]',
+      '    bash: echo "after $CALL_OUTPUT"',
+      '',
+    ].join('\n');
+    const child = [
+      'name: child-recover',
+      'nodes:',
+      '  - id: hold',
+      '    bash: |',
+      `      echo attempt >> '${markers.path}/attempts'`,
+      `      while [ ! -f '${markers.path}/release' ]; do sleep 0.1; done`,
+      '      echo "held $ARGUMENTS"',
+      '',
+    ].join('\n');
+    const repo = makeTempRepo({
+      files: {
+        'README.md': '# app\n',
+        '.cairn/workflows/parent-recover.yaml': parent,
+        '.cairn/workflows/child-recover.yaml': child,
+      },
+    });
+    let setup: WorkerProcessSetup | undefined;
+    let stream: SseConnection | undefined;
+    let runId: string | undefined;
+    try {
+      setup = await startWorkerProcess(fakes.env);
+      let call: ReturnType<typeof jsonClient>;
+      ({ call, stream, runId } = await startRunOn(setup, repo.path, 'parent-recover', 'go'));
+      const attempts = join(markers.path, 'attempts');
+      await waitForFile(attempts, 120_000);
+      await setup.killAndReplaceWorker();
+      // The child's node is run again on the new worker (its first attempt died with the worker).
+      await waitForLines(attempts, 2, 90_000, "the child's node was not retried");
+      writeFileSync(join(markers.path, 'release'), '');
+      const end = await waitForRunEnd(stream, runId);
+      expect(end.data.type).to.equal('run_completed');
+      const detail = await call<{ events: RunEvent[]; children: { runId: string; status: string }[] }>(
+        'GET',
+        `/api/workflows/runs/${runId}`,
+      );
+      expect(detail.body.children).to.have.length(1);
+      expect(detail.body.children[0]!.status).to.equal('completed');
+      const after = detail.body.events.find(
+        (event) => event.type === 'node_completed' && event.nodeId === 'after',
+      );
+      expect(after?.payload.output).to.equal('after held from the parent');
+      const childDetail = await call<{ events: RunEvent[] }>(
+        'GET',
+        `/api/workflows/runs/${detail.body.children[0]!.runId}`,
+      );
+      const completions = childDetail.body.events.filter((event) => event.type === 'node_completed');
+      expect(completions.map((event) => event.nodeId)).to.deep.equal(['hold']);
+    } finally {
+      stream?.close();
+      await setup?.close(runId && runWorkflowId(runId));
+      fakes.cleanup();
+      repo.cleanup();
+      markers.cleanup();
     }
   });
 

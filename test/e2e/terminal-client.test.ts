@@ -33,6 +33,15 @@ nodes:
     bash: echo "$INPUT_GREETING, $INPUT_WHO"
 `;
 
+const WEEKLY = `name: weekly
+schedule:
+  cron: "0 6 * * 1"
+  message: the weekly tidy
+nodes:
+  - id: tidy
+    bash: echo "tidied for $ARGUMENTS"
+`;
+
 /**
  * The terminal door as a user runs it: the real `cairn` command in a child process, against a
  * live server (the API and the workers in this process, the fake assistant), on SQLite.
@@ -50,6 +59,7 @@ describe('the terminal client (cairn as a subprocess against a live server)', fu
       '.cairn/workflows/gated.yaml': GATED_WORKFLOW,
       '.cairn/workflows/broken.yaml': BROKEN,
       '.cairn/workflows/salute.yaml': SALUTE,
+      '.cairn/workflows/weekly.yaml': WEEKLY,
     });
     clientHome = makeTempDir('cairn-client-home-');
     // A loaded machine must not make completion give up on the server.
@@ -288,6 +298,40 @@ describe('the terminal client (cairn as a subprocess against a live server)', fu
       bin.cleanup();
     }
     expect((await cairn(['completion', 'fish'])).code).to.equal(64);
+  });
+
+  it('lists schedules, pauses and unpauses one, and fires it now', async () => {
+    const listed = await cairn(['schedule', 'list']);
+    expect(listed.code, listed.output).to.equal(0);
+    expect(listed.output).to.match(/ID\s+CODEBASE\s+WORKFLOW\s+CRON\s+NEXT/);
+    const line = listed.output.split('\n').find((text) => text.includes(' weekly '))!;
+    expect(line).to.match(/shop\s+weekly\s+0 6 \* \* 1\s+\d{4}-/);
+    const id = line.split(/\s+/)[0]!;
+    const paused = await cairn(['schedule', 'pause', id, '--note', 'on leave']);
+    expect(paused.output.trim()).to.equal(`${id} paused`);
+    expect((await cairn(['schedule', 'list'])).output).to.include('paused (on leave)');
+    const unpaused = await cairn(['schedule', 'unpause', id]);
+    expect(unpaused.output).to.include(`${id} runs next at `);
+    const fired = await cairn(['schedule', 'trigger', id]);
+    expect(fired.code, fired.output).to.equal(0);
+    expect(fired.output).to.include('fired weekly on shop');
+    for (const deadline = Date.now() + 60_000; ; await sleep(200)) {
+      const runs = await cairn(['run', 'list', '--workflow', 'weekly', '--json']);
+      const done = runs.output
+        .split('\n')
+        .filter(Boolean)
+        .map((text) => JSON.parse(text) as { status: string; scheduleId: string })
+        .find((run) => run.status === 'completed');
+      if (done) {
+        expect(done.scheduleId).to.equal(id);
+        break;
+      }
+      if (Date.now() > deadline)
+        throw new Error(`the fired schedule's run did not complete:\n${runs.output}`);
+    }
+    const unknown = await cairn(['schedule', 'pause', 'cairn-wf-nothing']);
+    expect(unknown.code).to.not.equal(0);
+    expect(unknown.output).to.include('No workflow schedule with id cairn-wf-nothing.');
   });
 
   it('shows and sets the configuration', async () => {

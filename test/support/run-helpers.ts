@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SseConnection } from './sse-client.js';
 
@@ -46,6 +46,20 @@ export async function waitForFile(path: string, timeoutMs: number): Promise<void
   while (!existsSync(path)) {
     if (Date.now() > deadline) throw new Error(`no ${path} within ${timeoutMs} ms`);
     await sleep(50);
+  }
+}
+
+/** Waits until the file holds `count` lines (a retried step noting each attempt); `what` names it in the error. */
+export async function waitForLines(
+  path: string,
+  count: number,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!existsSync(path) || readFileSync(path, 'utf8').trim().split('\n').length < count) {
+    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
+    await sleep(100);
   }
 }
 

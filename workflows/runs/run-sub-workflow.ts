@@ -1,28 +1,7 @@
-import {
-  CancellationScope,
-  ChildWorkflowCancellationType,
-  condition,
-  isCancellation,
-  ParentClosePolicy,
-  startChild,
-  workflowInfo,
-  type ChildWorkflowHandle,
-} from '@temporalio/workflow';
-import { TypedSearchAttributes } from '@temporalio/common';
-import {
-  RUN_WORKFLOW_TYPE,
-  runWorkflowId,
-  type ChildRunStart,
-  type NodeResult,
-  type RunWorkflowInput,
-} from '../../domain/runs/run-contract.js';
-import {
-  CODEBASE_ATTRIBUTE,
-  RUN_STATUS_ATTRIBUTE,
-  WORKFLOW_NAME_ATTRIBUTE,
-} from '../../domain/runs/run-search-attributes.js';
+import { CancellationScope, condition, isCancellation } from '@temporalio/workflow';
+import type { ChildRunStart, NodeResult, RunWorkflowInput } from '../../domain/runs/run-contract.js';
 import { formatDuration, type SubWorkflowNode } from '../../domain/workflow-definitions/index.js';
-import { cancelSignal } from './run-messages.js';
+import { startRunAsChild, stopChildRun } from './child-run.js';
 
 /** What a sub-workflow node needs from the run it is part of (workflow code: deterministic, no I/O). */
 export interface SubWorkflowRunner {
@@ -46,15 +25,9 @@ export interface SubWorkflowRunner {
   cancelled(): { actor?: string; reason: string } | undefined;
   /** This run's own input, which the child's copies its settings from. */
   input: RunWorkflowInput;
+  /** This run's queue: the child runs there too. */
+  taskQueue: string;
   codebaseId: string | null;
-}
-
-function childSearchAttributes(workflowName: string, codebaseId: string | null) {
-  return new TypedSearchAttributes([
-    { key: WORKFLOW_NAME_ATTRIBUTE, value: workflowName },
-    ...(codebaseId ? [{ key: CODEBASE_ATTRIBUTE, value: codebaseId }] : []),
-    { key: RUN_STATUS_ATTRIBUTE, value: 'pending' },
-  ]);
 }
 
 /**
@@ -68,63 +41,51 @@ export async function runSubWorkflow(
   runner: SubWorkflowRunner,
 ): Promise<NodeResult> {
   // Stored and started as one step that a cancel cannot split: no child is left stored, never started.
-  const started = await CancellationScope.nonCancellable(async () => {
+  const child = await CancellationScope.nonCancellable(async () => {
     const stored = await runner.store(message);
     if ('error' in stored) return stored;
     const { searchAttributes, maxParallelNodes } = runner.input;
-    const handle: ChildWorkflowHandle<(input: RunWorkflowInput) => Promise<void>> = await startChild(
-      RUN_WORKFLOW_TYPE,
-      {
-        workflowId: runWorkflowId(stored.runId),
-        taskQueue: workflowInfo().taskQueue,
-        args: [{ runId: stored.runId, searchAttributes, maxParallelNodes }],
-        ...(searchAttributes && {
-          typedSearchAttributes: childSearchAttributes(node.workflow, runner.codebaseId),
-        }),
-        // This run cancels its child itself (the database first, then a signal), as the API would.
-        cancellationType: ChildWorkflowCancellationType.ABANDON,
-        // An abandoned (terminated) parent takes its child with it.
-        parentClosePolicy: ParentClosePolicy.TERMINATE,
-      },
-    );
-    return { runId: stored.runId, handle };
+    return startRunAsChild(stored.runId, {
+      taskQueue: runner.taskQueue,
+      input: { searchAttributes, maxParallelNodes },
+      workflowName: node.workflow,
+      codebaseId: runner.codebaseId,
+    });
   });
-  if ('error' in started) {
-    await runner.record('node_failed', { error: started.error });
-    return { status: 'failed', error: started.error };
+  if ('error' in child) {
+    await runner.record('node_failed', { error: child.error });
+    return { status: 'failed', error: child.error };
   }
 
-  let ended = false;
-  void started.handle.result().then(
-    () => (ended = true),
-    () => (ended = true),
-  );
+  const parentCancelled = () => `its parent run was cancelled (${runner.cancelled()?.reason ?? 'cancelled'})`;
   let stopReason: string | undefined;
   try {
-    const settled = () => ended || runner.cancelled() !== undefined;
+    const settled = () => child.ended() || runner.cancelled() !== undefined;
     const inTime =
       node.timeoutMs === undefined
         ? (await condition(settled), true)
         : await condition(settled, node.timeoutMs);
-    if (!ended)
+    if (!child.ended())
       stopReason = inTime
-        ? `its parent run was cancelled (${runner.cancelled()?.reason ?? 'cancelled'})`
+        ? parentCancelled()
         : `the sub-workflow node ${node.id} timed out after ${formatDuration(node.timeoutMs!)}`;
   } catch (error) {
     if (!isCancellation(error)) throw error;
-    stopReason = `its parent run was cancelled (${runner.cancelled()?.reason ?? 'cancelled'})`;
+    stopReason = parentCancelled();
   }
 
   return CancellationScope.nonCancellable(async () => {
-    const childRunId = started.runId;
     if (stopReason) {
       const actor = runner.cancelled()?.actor;
-      await runner.cancelStored(childRunId, actor, stopReason);
-      await started.handle.signal(cancelSignal, { actor: actor ?? 'cairn', reason: stopReason });
-      await condition(() => ended);
+      const reason = stopReason;
+      await stopChildRun(child, () => runner.cancelStored(child.runId, actor, reason), {
+        actor: actor ?? 'cairn',
+        reason,
+      });
     }
-    const outcome = await runner.outcome(childRunId);
+    const outcome = await runner.outcome(child.runId);
     const usage = { tokens: outcome.tokens, costUsd: outcome.costUsd };
+    const childRunId = child.runId;
     if (outcome.status === 'completed') {
       await runner.record('node_completed', { output: outcome.output, childRunId, ...usage }, usage);
       return { status: 'succeeded', output: outcome.output };

@@ -315,6 +315,7 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
     },
     cancelled: () => cancelled,
     input,
+    taskQueue: workflowInfo().taskQueue,
     codebaseId: context.codebaseId,
   });
 

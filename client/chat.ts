@@ -38,6 +38,8 @@ export async function sendMessage(
     if (accepted.status === 'queued' && !options.json)
       term.err(term.dim(`(queued: number ${accepted.position} in line)`));
     let ended = false;
+    /** The last try waited out a usage limit: the next one is that wait ending, not a crash. */
+    let waited = false;
     // A turn that has not started yet cannot be cancelled (409 no_turn_running): ask again until
     // it starts, or ends by itself.
     const onCancel = async () => {
@@ -65,8 +67,22 @@ export async function sendMessage(
         } else if (data.type === 'tool_call') line(term.dim(`⚙ ${String(data.name ?? 'tool')}`));
         else if (data.type === 'error') line(term.red(`error: ${String(data.message ?? '')}`));
         else if (data.type === 'turn_started' && data.restarted === true)
-          line(term.yellow('(the assistant restarted after a crash: its answer starts again)'));
+          line(
+            term.yellow(
+              waited
+                ? '(the usage limit has reset: the answer starts)'
+                : '(the assistant restarted after a crash: its answer starts again)',
+            ),
+          );
         else if (data.type === 'turn_cancelled') line(term.yellow('(cancelled)'));
+        else if (data.type === 'turn_waiting') {
+          waited = true;
+          line(
+            term.yellow(
+              `(the assistant's usage limit is reached: the answer goes on by itself at ${String(data.until)}; Ctrl-C cancels it)`,
+            ),
+          );
+        }
         if (data.type in TURN_ENDS) {
           ended = true;
           if (!atLineStart && !options.json) term.write('\n');

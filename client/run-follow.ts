@@ -190,7 +190,7 @@ class RunPrinter {
       case 'node_waiting':
         return `  ${t.yellow('⏳')} ${node} waits for the assistant's usage limit to reset, until ${String(p.until)} (cancel with cairn run cancel ${id})`;
       case 'node_resumed':
-        return `  ${t.dim('▶')} ${node} goes on: the usage limit has reset`;
+        return `  ${t.dim('▶')} ${node} goes on: ${p.wokenBy ? `${String(p.wokenBy)} ended the wait` : 'the usage limit has reset'}`;
       case 'node_reworking':
         return `  ${t.yellow('↻')} ${node} reworking: ${String(p.reason ?? '')}`;
       case 'approval_requested':
@@ -205,6 +205,8 @@ class RunPrinter {
           : `  ${t.red('✖')} rejected by ${event.actor ?? 'someone'}${p.reason ? `: ${String(p.reason)}` : ''}`;
       case 'run_resumed':
         return `${t.cyan('▶')} resumed by ${event.actor ?? 'someone'}`;
+      case 'run_woken':
+        return `${t.cyan('▶')} ${event.actor ?? 'someone'} ended the usage-limit wait`;
       case 'run_completed':
       case 'run_failed':
       case 'run_cancelled':

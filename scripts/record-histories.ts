@@ -216,6 +216,25 @@ try {
         await handle.signal(messageSignal, { messageId: first.id });
         await save('conversation.json', handle);
       }
+      if (wanted('conversation-usage-limit.json')) {
+        // A turn refused for the usage limit: it waits for the reset, then is answered.
+        const { knex } = database.db;
+        const conversation = await createConversation(knex, { platform: 'web' });
+        const limited = await appendMessage(knex, {
+          conversationId: conversation.id,
+          role: 'user',
+          content: '[fake:usage-limit-once history-conversation 1]\n[fake:reply after the limit]',
+          turnStatus: 'queued',
+        });
+        const handle = await temporal.client.workflow.signalWithStart(CONVERSATION_WORKFLOW_TYPE, {
+          taskQueue,
+          workflowId: 'history-conversation-usage-limit',
+          args: [{ conversationId: conversation.id, idleTimeoutMs: 1_000, needsTitle: false }],
+          signal: messageSignal,
+          signalArgs: [{ messageId: limited.id }],
+        });
+        await save('conversation-usage-limit.json', handle);
+      }
       if (wanted('workflow-run.json')) {
         const { runId, handle } = await startRun(REPRESENTATIVE_RUN, 'history-run', 'record me');
         await approveWhenPaused(runId, handle, 'looks right');

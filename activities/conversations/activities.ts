@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../../services/context.js';
 import {
   abandonTurn,
+  cancelWaitingTurn,
   conversationState,
   generateConversationTitle,
 } from '../../services/conversations/workflow-bookkeeping.js';
@@ -13,6 +14,8 @@ export function createConversationActivities(deps: ServiceContext) {
     conversationState: (conversationId: string) => conversationState(deps, conversationId),
     generateConversationTitle: (input: TurnInput) => generateConversationTitle(deps, input),
     abandonTurn: (input: AbandonTurnInput) => abandonTurn(deps, input),
+    cancelWaitingTurn: (input: { conversationId: string; messageId: number }) =>
+      cancelWaitingTurn(deps, input),
   };
 }
 

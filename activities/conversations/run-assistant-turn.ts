@@ -1,7 +1,12 @@
 import { CancelledFailure, Context } from '@temporalio/activity';
 import { findConversation, type Conversation } from '../../db/repositories/conversations.js';
 import { findMessage, type Message } from '../../db/repositories/messages.js';
-import type { TurnInput, TurnResult } from '../../domain/conversations/conversation-workflow.js';
+import {
+  TURN_ATTEMPTS,
+  type TurnInput,
+  type TurnResult,
+} from '../../domain/conversations/conversation-workflow.js';
+import { usageLimitReset } from '../../domain/assistants/usage-limit.js';
 import { chooseAssistant } from '../../infra/assistants/choose-assistant.js';
 import { createAssistantProvider } from '../../infra/assistants/create-provider.js';
 import { withoutCodeHostTokens } from '../../infra/assistants/subprocess-env.js';
@@ -110,7 +115,11 @@ async function answer(scope: TurnScope): Promise<AnsweredTurn> {
 export async function runAssistantTurn(deps: ServiceContext, input: TurnInput): Promise<TurnResult> {
   const { knex } = deps.db;
   const context = Context.current();
-  const owner: TurnOwner = { messageId: input.messageId, attempt: context.info.attempt };
+  // A try after a usage-limit wait counts its attempts after the earlier rounds', so it takes over.
+  const owner: TurnOwner = {
+    messageId: input.messageId,
+    attempt: context.info.attempt + (input.round ?? 0) * TURN_ATTEMPTS,
+  };
   const claim = await claimTurn(knex, owner);
   if (claim === 'finished') return { outcome: 'already_finished' };
 
@@ -181,6 +190,15 @@ export async function runAssistantTurn(deps: ServiceContext, input: TurnInput): 
     const failure = context.cancellationSignal.aborted || recorder.failure ? undefined : turnFailure(error);
     // Anything else is left for the next attempt, which clears this attempt's partial output first.
     if (!failure) throw recorder.failure ?? error;
+    const reset = input.mayWait ? usageLimitReset(failure.message) : undefined;
+    if (reset) {
+      // The turn stays running: the conversation waits for the reset, then tries it again.
+      const until = reset.toISOString();
+      await recorder.event('turn_waiting', { reason: 'usage_limit', until, error: failure.message });
+      await recorder.settle();
+      deps.logger.info({ event: 'conversation.turn_waiting', ...owner, until });
+      return { outcome: 'usage_limited', resetAt: until };
+    }
     recorder.recordFailure(failure.message, failure.code);
     await recorder.settle();
     const details = { code: failure.code, error: failure.message };

@@ -120,3 +120,14 @@ export function usageLimitReset(
   if (retryAfter) return new Date(at + Number(retryAfter[1]) * 1000);
   return undefined;
 }
+
+/** A usage-limit wait lasts at least this (a reset already past), and at most a week. */
+export const MIN_LIMIT_WAIT_MS = 5_000;
+export const MAX_LIMIT_WAIT_MS = 7 * 24 * 60 * 60_000;
+/** A limit that keeps coming back after its reset: the node or turn fails after this many waits. */
+export const MAX_LIMIT_WAITS = 20;
+
+/** How long to wait for a limit resetting at `resetAt` (ISO), from `nowMs`, within the bounds. */
+export function limitWaitMs(resetAt: string, nowMs: number): number {
+  return Math.min(Math.max(Date.parse(resetAt) - nowMs, MIN_LIMIT_WAIT_MS), MAX_LIMIT_WAIT_MS);
+}

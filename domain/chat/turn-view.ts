@@ -12,6 +12,8 @@ export interface TurnView {
   end: TurnEnd | undefined;
   /** Why the turn failed, or errors the assistant reported on the way. */
   errors: string[];
+  /** While the turn waits out the assistant's usage limit: when it goes on (ISO). */
+  waitingUntil?: string;
 }
 
 export interface TurnEvent {
@@ -46,11 +48,13 @@ export function applyTurnEvent(view: TurnView, event: TurnEvent): TurnView {
     };
   }
   if (type === 'tool_result') return { ...view, activeTool: undefined };
+  if (type === 'turn_waiting') return { ...view, waitingUntil: String(payload.until ?? '') };
   if (type === 'error') return { ...view, errors: [...view.errors, String(payload.message ?? 'error')] };
   const end = END_TYPES[type];
   if (end) {
     const reason = typeof payload.error === 'string' ? payload.error : undefined;
-    return { ...view, end, activeTool: undefined, errors: reason ? [...view.errors, reason] : view.errors };
+    const errors = reason ? [...view.errors, reason] : view.errors;
+    return { ...view, end, activeTool: undefined, waitingUntil: undefined, errors };
   }
   return view;
 }
@@ -79,8 +83,19 @@ function parseInput(input: unknown): Record<string, unknown> | undefined {
   }
 }
 
-/** The compact line that stands for tool activity: the running tool and how many ran. */
+/** `2026-11-27 14:00 UTC`: a time people read at once, whatever their platform. */
+function readableTime(iso: string): string {
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? iso : `${new Date(time).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/**
+ * The compact status line: a usage-limit wait (and when it ends), or the running tool and how
+ * many ran.
+ */
 export function toolStatusLine(view: TurnView): string | undefined {
+  if (view.waitingUntil !== undefined)
+    return `⏳ usage limit reached: goes on by itself at ${readableTime(view.waitingUntil)} (/cancel stops it)`;
   if (view.toolCalls === 0) return undefined;
   const count = `${view.toolCalls} tool call${view.toolCalls === 1 ? '' : 's'}`;
   return view.activeTool ? `⚙ ${view.activeTool} (${count})` : `⚙ ${count}`;

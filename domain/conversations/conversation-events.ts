@@ -4,6 +4,7 @@
 export const CONVERSATION_EVENT_TYPES = [
   'message',
   'turn_started',
+  'turn_waiting',
   'session',
   'text',
   'text_done',

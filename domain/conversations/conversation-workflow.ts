@@ -48,10 +48,18 @@ export interface ConversationState {
 export interface TurnInput {
   conversationId: string;
   messageId: number;
+  /**
+   * How many usage-limit waits came before this try of the turn (absent: none). Each round's
+   * attempts count after the last round's, so a try after a wait takes the turn over.
+   */
+  round?: number;
+  /** Whether a usage limit may be waited out (false: the turn fails with it, as any error). */
+  mayWait?: boolean;
 }
 
 export type TurnOutcome = 'completed' | 'failed' | 'already_finished' | 'superseded';
 
-export interface TurnResult {
-  outcome: TurnOutcome;
-}
+export type TurnResult =
+  | { outcome: TurnOutcome }
+  /** The assistant's usage limit: the turn stays running and is tried again once it resets (ISO). */
+  | { outcome: 'usage_limited'; resetAt: string };

@@ -18,6 +18,11 @@ export interface CancelSignal {
   reason?: string;
 }
 
+/** Ends a usage-limit wait now: the waiting nodes ask the assistant again at once. */
+export interface WakeSignal {
+  actor: string;
+}
+
 export interface ApproveSignal {
   actor: string;
   comment?: string;

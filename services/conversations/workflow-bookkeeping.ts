@@ -47,6 +47,14 @@ export async function generateConversationTitle(deps: ServiceContext, input: Tur
 }
 
 /** The last resort after every attempt of a turn failed: the user sees it failed, not a hang. */
+/** A turn cancelled while it waited out a usage limit: no attempt is running to record its end. */
+export async function cancelWaitingTurn(
+  deps: ServiceContext,
+  input: { conversationId: string; messageId: number },
+): Promise<void> {
+  await endTurn(deps.db.knex, { ...input, end: 'cancelled', details: { reason: 'cancelled' } });
+}
+
 export async function abandonTurn(deps: ServiceContext, input: AbandonTurnInput): Promise<void> {
   deps.logger.error({ event: 'conversation.turn_abandoned', ...input });
   await endTurn(deps.db.knex, {

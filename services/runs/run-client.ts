@@ -7,7 +7,7 @@ import {
 } from '../../domain/runs/run-search-attributes.js';
 import { RUN_WORKFLOW_TYPE, runWorkflowId, type RunWorkflowInput } from '../../domain/runs/run-contract.js';
 import { runQueueFor } from '../../domain/task-queues.js';
-import { approveSignal, cancelSignal, rejectSignal } from '../../workflows/runs/run-messages.js';
+import { approveSignal, cancelSignal, rejectSignal, wakeSignal } from '../../workflows/runs/run-messages.js';
 
 export interface RunTemporalAccess {
   client: Client;
@@ -56,6 +56,7 @@ export function runClient(access: RunTemporalAccess) {
     },
     cancel: (runId: string, actor: string) =>
       ignoreMissing(() => handle(runId).signal(cancelSignal, { actor })),
+    wake: (runId: string, actor: string) => ignoreMissing(() => handle(runId).signal(wakeSignal, { actor })),
     approve: (runId: string, actor: string, comment?: string) =>
       ignoreMissing(() => handle(runId).signal(approveSignal, { actor, comment })),
     reject: (runId: string, actor: string, reason: string | undefined, rework: boolean) =>

@@ -253,12 +253,28 @@ export async function rejectRun(
   );
 }
 
-/** Runs a failed run again in a new execution: completed nodes are kept, the rest run again. */
+/**
+ * Runs a failed run again in a new execution: completed nodes are kept, the rest run again. A
+ * run that waits out an assistant's usage limit (running, with waitingUntil) goes on at once
+ * instead: its waiting nodes ask the assistant again now (the limit may be lifted early).
+ */
 export async function resumeRun(
   context: ServiceContext,
   runs: RunClient,
   { runId, actor }: RunRequest,
 ): Promise<WorkflowRun> {
+  const current = await requireRun(context, runId);
+  if (current.status === 'running' && current.waitingUntil) {
+    await recordRunEvent(context.db.knex, {
+      runId,
+      conversationId: current.conversationId,
+      type: 'run_woken',
+      actor,
+      payload: { waitingUntil: current.waitingUntil },
+    });
+    await runs.wake(runId, actor);
+    return current;
+  }
   return operate(context, runId, 'resume', { type: 'run_resumed', actor }, (run) =>
     runs.start(runId, { resume: true, workflowName: run.workflowName, codebaseId: run.codebaseId }),
   );

@@ -2,13 +2,16 @@ import {
   ActivityCancellationType,
   ActivityFailure,
   CancellationScope,
+  CancelledFailure,
   condition,
   isCancellation,
   continueAsNew,
   proxyActivities,
   setHandler,
+  sleep,
   workflowInfo,
 } from '@temporalio/workflow';
+import { limitWaitMs, MAX_LIMIT_WAITS } from '../../domain/assistants/usage-limit.js';
 import { assistantQueueFor } from '../../domain/task-queues.js';
 import {
   DEFAULT_CONVERSATION_IDLE_MS,
@@ -16,6 +19,7 @@ import {
   DEFAULT_TURNS_PER_RUN,
   TURN_ATTEMPTS,
   type ConversationWorkflowInput,
+  type TurnResult,
 } from '../../domain/conversations/conversation-workflow.js';
 import type { ConversationActivities, TurnActivities } from '../../activities/conversations/activities.js';
 import { cancelTurnSignal, messageSignal } from './conversation-messages.js';
@@ -39,7 +43,10 @@ export async function conversation(input: ConversationWorkflowInput): Promise<vo
   });
   // The turn running now, which a cancel signal for its message stops.
   let running: { messageId: number; scope: CancellationScope } | undefined;
+  // Cancels asked for, kept: one that lands as a try ends with a usage limit still ends the wait.
+  const cancelAsked = new Set<number>();
   setHandler(cancelTurnSignal, ({ messageId }) => {
+    cancelAsked.add(messageId);
     if (running?.messageId === messageId) running.scope.cancel();
   });
 
@@ -57,19 +64,54 @@ export async function conversation(input: ConversationWorkflowInput): Promise<vo
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   });
 
-  /** Runs a turn; when every attempt failed (a bug, a database that stays down) the turn is marked failed. */
-  const answer = async (messageId: number) => {
+  /** Runs `work` as the turn of `messageId` that a cancel signal for it stops. */
+  const cancellable = async <T>(messageId: number, work: () => Promise<T>): Promise<T> => {
     const scope = new CancellationScope();
     running = { messageId, scope };
     try {
-      await scope.run(() => assistant.runAssistantTurn({ conversationId, messageId }));
-    } catch (error) {
-      // Cancelled on request: the activity recorded the turn's end itself.
-      if (isCancellation(error)) return;
-      if (!(error instanceof ActivityFailure)) throw error;
-      await core.abandonTurn({ conversationId, messageId, reason: error.cause?.message ?? error.message });
+      return await scope.run(work);
     } finally {
       running = undefined;
+    }
+  };
+
+  /**
+   * Runs a turn; when every attempt failed (a bug, a database that stays down) the turn is marked
+   * failed. A turn that hits the assistant's usage limit waits on a durable timer until it resets
+   * (the turn stays running, its stream says until when), then is tried again; a cancel ends the wait.
+   */
+  const answer = async (messageId: number) => {
+    for (let round = 0; ; round += 1) {
+      let result: TurnResult;
+      try {
+        result = await cancellable(messageId, () =>
+          assistant.runAssistantTurn({
+            conversationId,
+            messageId,
+            ...(round > 0 && { round }),
+            mayWait: round < MAX_LIMIT_WAITS,
+          }),
+        );
+      } catch (error) {
+        // Cancelled on request: the activity recorded the turn's end itself, unless it had
+        // already ended with a usage limit (the turn still running): then it ends here.
+        if (isCancellation(error)) {
+          await core.cancelWaitingTurn({ conversationId, messageId });
+          return;
+        }
+        if (!(error instanceof ActivityFailure)) throw error;
+        await core.abandonTurn({ conversationId, messageId, reason: error.cause?.message ?? error.message });
+        return;
+      }
+      if (result.outcome !== 'usage_limited') return;
+      try {
+        if (cancelAsked.has(messageId)) throw new CancelledFailure('the turn was cancelled');
+        await cancellable(messageId, () => sleep(limitWaitMs(result.resetAt, Date.now())));
+      } catch (error) {
+        if (!isCancellation(error)) throw error;
+        await core.cancelWaitingTurn({ conversationId, messageId });
+        return;
+      }
     }
   };
 

@@ -39,7 +39,8 @@ import { runSubWorkflow, type SubWorkflowRunner } from './run-sub-workflow.js';
 import type { RunActivities } from '../../activities/runs/run-activities.js';
 import type { NodeActivities } from '../../activities/runs/node-activities.js';
 import { HEARTBEAT_TIMEOUT_MS } from '../../domain/heartbeats.js';
-import { approveSignal, cancelSignal, rejectSignal } from './run-messages.js';
+import { approveSignal, cancelSignal, rejectSignal, wakeSignal } from './run-messages.js';
+import { limitWaitMs, MAX_LIMIT_WAITS } from '../../domain/assistants/usage-limit.js';
 
 const DEFAULT_PARALLEL_NODES = 4;
 /** Beyond a node's own timeout: time for the activity to notice, kill its process and report. */
@@ -54,12 +55,6 @@ type Decision = { kind: 'approve'; signal: ApproveSignal } | { kind: 'reject'; s
 
 /** The approval gate a spent budget asks at: not a node id (those start with a letter). */
 const BUDGET_GATE_ID = '$budget';
-
-/** A usage-limit wait lasts at least this (a reset already past), and at most a week. */
-const MIN_LIMIT_WAIT_MS = 5_000;
-const MAX_LIMIT_WAIT_MS = 7 * 24 * 60 * 60_000;
-/** A limit that keeps coming back after its reset: the node fails after this many waits. */
-const MAX_LIMIT_WAITS = 20;
 
 /**
  * One workflow run: the definition's nodes as a graph, independent nodes side by side (bounded),
@@ -93,6 +88,9 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
   });
   setHandler(approveSignal, (signal) => void decisions.push({ kind: 'approve', signal }));
   setHandler(rejectSignal, (signal) => void decisions.push({ kind: 'reject', signal }));
+  /** Who asked to end the usage-limit waits now, in order (a resume of a waiting run). */
+  const wakes: string[] = [];
+  setHandler(wakeSignal, (signal) => void wakes.push(signal.actor));
 
   let prepared: Awaited<ReturnType<RunActivities['prepareRun']>>;
   try {
@@ -448,17 +446,19 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
    * run stays running, with its `waitingUntil`), or until the run is cancelled.
    */
   const waitOutUsageLimit = async (node: WorkflowNode, resetAt: string, error: string | undefined) => {
-    const waitMs = Math.min(Math.max(Date.parse(resetAt) - Date.now(), MIN_LIMIT_WAIT_MS), MAX_LIMIT_WAIT_MS);
+    const waitMs = limitWaitMs(resetAt, Date.now());
     const until = new Date(Date.now() + waitMs).toISOString();
     const payload = { reason: 'usage_limit', until, error };
     await core.recordNode({ ...ref, nodeId: node.id, type: 'node_waiting', payload });
-    await condition(() => cancelled !== undefined, waitMs);
+    const wakesBefore = wakes.length;
+    await condition(() => cancelled !== undefined || wakes.length > wakesBefore, waitMs);
+    const wokenBy = wakes.length > wakesBefore ? wakes.at(-1) : undefined;
     if (!cancelled)
       await core.recordNode({
         ...ref,
         nodeId: node.id,
         type: 'node_resumed',
-        payload: { reason: 'usage_limit' },
+        payload: { reason: 'usage_limit', ...(wokenBy !== undefined && { wokenBy }) },
       });
   };
 

@@ -108,7 +108,8 @@ for (const kind of databaseKinds()) {
     const turnEnd = (stream: SseConnection, messageId: number) =>
       stream.waitFor(
         (frame) =>
-          ['turn_completed', 'turn_failed'].includes(frame.data.type) && frame.data.messageId === messageId,
+          ['turn_completed', 'turn_failed', 'turn_cancelled'].includes(frame.data.type) &&
+          frame.data.messageId === messageId,
         60_000,
       );
 
@@ -238,6 +239,54 @@ for (const kind of databaseKinds()) {
         (message) => message.reply_to_message_id === long.message_id && message.role === 'assistant',
       );
       expect(partial.map((message) => message.content).join(' ')).to.not.equal(words);
+    });
+
+    it("waits out the assistant's usage limit: the stream says until when, and the turn goes on by itself", async () => {
+      await start();
+      const conversation = await newConversation();
+      const key = `limit-${conversation.platform_conversation_id}`;
+      const limited = await send(
+        conversation,
+        `[fake:usage-limit-once ${key} 1]\n[fake:reply after the wait]`,
+      );
+      const end = await turnEnd(conversation.stream, limited.message_id);
+      expect(end.data.type).to.equal('turn_completed');
+      const ofTurn = conversation.stream.frames.filter(
+        (frame) => frame.data.messageId === limited.message_id,
+      );
+      const types = ofTurn.map((frame) => frame.data.type).filter((type) => type.startsWith('turn_'));
+      expect(types).to.deep.equal(['turn_started', 'turn_waiting', 'turn_started', 'turn_completed']);
+      const waiting = ofTurn.find((frame) => frame.data.type === 'turn_waiting')!.data;
+      expect(waiting).to.include({ reason: 'usage_limit' });
+      expect(Number.isNaN(Date.parse(String(waiting.until))), 'until is a time').to.equal(false);
+      expect(String(waiting.error)).to.match(/usage limit/i);
+      const stored = await messages(conversation);
+      expect(stored.find((message) => message.id === limited.message_id)!.turn_status).to.equal('completed');
+      // The refused try left nothing behind: one answer, no error.
+      const replies = stored.filter(
+        (message) => message.reply_to_message_id === limited.message_id && message.role !== 'system',
+      );
+      expect(replies.map((message) => [message.role, message.content])).to.deep.equal([
+        ['assistant', 'after the wait'],
+      ]);
+    });
+
+    it('ends a turn waiting out a usage limit when it is cancelled, and answers the next message', async () => {
+      await start();
+      const conversation = await newConversation();
+      const path = `/api/conversations/${conversation.platform_conversation_id}`;
+      const key = `long-limit-${conversation.platform_conversation_id}`;
+      const limited = await send(conversation, `[fake:usage-limit-once ${key} 600]\n[fake:reply never]`);
+      await conversation.stream.waitFor(
+        (frame) => frame.data.type === 'turn_waiting' && frame.data.messageId === limited.message_id,
+        60_000,
+      );
+      const cancelling = await call<{ message_id: number; status: string }>('POST', `${path}/cancel`);
+      expect(cancelling.status).to.equal(202);
+      expect(cancelling.body).to.deep.include({ message_id: limited.message_id });
+      expect((await turnEnd(conversation.stream, limited.message_id)).data.type).to.equal('turn_cancelled');
+      const next = await send(conversation, 'still there?\n[fake:reply yes]');
+      expect((await turnEnd(conversation.stream, next.message_id)).data.type).to.equal('turn_completed');
     });
 
     it('answers one message at a time in arrival order and resumes the provider session', async () => {

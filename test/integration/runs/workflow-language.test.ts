@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { databaseKinds } from '../../support/databases.js';
+import { waitForRunEnd } from '../../support/run-helpers.js';
 import {
   eventsByNode as ended,
   startWorkflowRunHarness,
@@ -293,7 +294,8 @@ for (const kind of databaseKinds()) {
       );
     });
 
-    it('cancels a run at once while it waits out a usage limit', async () => {
+    /** A run of limited-600 on a new conversation, once its node waits out the ten-minute limit. */
+    const runWaitingTenMinutes = async () => {
       const conversation = await harness.conversation();
       const started = await call<Run>('POST', '/api/workflows/limited-600/run', {
         message: 'go',
@@ -304,6 +306,11 @@ for (const kind of databaseKinds()) {
         (frame) => frame.data.type === 'node_waiting' && frame.data.runId === runId,
         60_000,
       );
+      return { conversation, runId };
+    };
+
+    it('cancels a run at once while it waits out a usage limit', async () => {
+      const { conversation, runId } = await runWaitingTenMinutes();
       const cancelled = await call<Run & { waitingUntil: string | null }>(
         'POST',
         `/api/workflows/runs/${runId}/cancel`,
@@ -315,6 +322,34 @@ for (const kind of databaseKinds()) {
       );
       const detail = await call<{ events: RunEvent[] }>('GET', `/api/workflows/runs/${runId}`);
       expect(detail.body.events.map((e) => e.type)).to.not.include('node_resumed');
+    });
+
+    it('goes on at once when a run waiting out a usage limit is resumed, without waiting for the reset', async () => {
+      const { conversation, runId } = await runWaitingTenMinutes();
+      const resumed = await call<Run & { waitingUntil: string | null }>(
+        'POST',
+        `/api/workflows/runs/${runId}/resume`,
+      );
+      expect(resumed.status, JSON.stringify(resumed.body)).to.equal(200);
+      expect(resumed.body.status).to.equal('running');
+      // Completed long before the limit's ten minutes.
+      const end = await waitForRunEnd(conversation.stream, runId, 60_000);
+      expect(end.data.type).to.equal('run_completed');
+      const detail = await call<{ run: Run & { waitingUntil: string | null }; events: RunEvent[] }>(
+        'GET',
+        `/api/workflows/runs/${runId}`,
+      );
+      expect(detail.body.run.waitingUntil).to.equal(null);
+      const woken = detail.body.events.find((e) => e.type === 'run_woken')!;
+      expect(woken.actor).to.equal('reviewer');
+      const resumedNode = detail.body.events.find((e) => e.type === 'node_resumed')!;
+      expect(resumedNode.payload).to.deep.equal({ reason: 'usage_limit', wokenBy: 'reviewer' });
+      expect(ended(detail.body.events, 'node_completed').after!.output).to.equal(
+        'got answered after the limit',
+      );
+      // A run that does not wait is not woken: resume stays an operation on failed runs.
+      const again = await call<{ code: string }>('POST', `/api/workflows/runs/${runId}/resume`);
+      expect(again.status).to.equal(409);
     });
 
     it('pauses a run that spent its max_cost_usd before the next node; approving allows as much again', async () => {

@@ -18,6 +18,21 @@ const tool = (name: string, input: unknown): TurnEvent => ({ type: 'tool_call', 
 const result: TurnEvent = { type: 'tool_result', payload: {} };
 
 describe('chat/turn view (what a chat shows of a turn)', () => {
+  it('says while a turn waits out the usage limit when it goes on, and forgets it once it does', () => {
+    const waiting = fold([
+      text('partial'),
+      { type: 'turn_waiting', payload: { reason: 'usage_limit', until: '2026-11-27T14:00:00.000Z' } },
+    ]);
+    const line = '⏳ usage limit reached: goes on by itself at 2026-11-27 14:00 UTC (/cancel stops it)';
+    expect(streamingText(waiting, 1900)).to.equal(`partial\n\n_${line}_`);
+    expect(batchStartText('Cairn', waiting)).to.equal(`Cairn is working on it… _${line}_`);
+    const resumed = applyTurnEvent(waiting, { type: 'turn_started', payload: {} });
+    expect(resumed.waitingUntil).to.equal(undefined);
+    const cancelled = applyTurnEvent(waiting, { type: 'turn_cancelled', payload: {} });
+    expect(cancelled.waitingUntil).to.equal(undefined);
+    expect(finalText(cancelled)).to.equal('partial\n\n⏹ Cancelled.');
+  });
+
   it('joins text deltas, and starts a new paragraph after a tool call', () => {
     const view = fold([
       text('Let me '),

@@ -90,4 +90,17 @@ describe('the conversation page model (web/src/chat/conversation-model.ts)', () 
     expect(state.messages.get(1)?.turn_status).to.equal('cancelled');
     expect(chatItems(state).some((item) => item.kind === 'draft')).to.equal(false);
   });
+
+  it('says while a turn waits out the usage limit when it goes on, then shows the next try', () => {
+    let state = fold(withMessages(emptyChat(), [user(1)]), [
+      frame('turn_started'),
+      frame('turn_waiting', { reason: 'usage_limit', until: '2026-11-27T14:00:00.000Z' }),
+    ]);
+    const waiting = chatItems(state).at(-1) as { kind: string; text: string };
+    expect(waiting.kind).to.equal('draft');
+    expect(waiting.text).to.match(/usage limit is reached: the answer goes on by itself at .*2026/);
+    expect(runningTurn(state)).to.not.equal(undefined);
+    state = fold(state, [frame('turn_started'), frame('text', { text: 'answered' })]);
+    expect(chatItems(state).at(-1)).to.deep.include({ text: 'answered' });
+  });
 });

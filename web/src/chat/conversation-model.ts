@@ -79,6 +79,13 @@ export function applyFrame(state: ChatState, frame: StreamFrame): ChatState {
       return addRow(state, data.message as Message);
     case 'turn_started':
       return withDraft(setTurn(state, turn, 'running'), turn, undefined);
+    case 'turn_waiting':
+      // The try is over and its output goes; the next try starts once the limit resets.
+      return withDraft(
+        state,
+        turn,
+        `⏳ The assistant's usage limit is reached: the answer goes on by itself at ${new Date(str(data.until)).toLocaleString()}. Cancel stops it.`,
+      );
     case 'text':
       return withDraft(
         state,

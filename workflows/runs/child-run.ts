@@ -70,8 +70,10 @@ export function stopChildRun(
   signal: { actor: string; reason: string },
 ): Promise<void> {
   return CancellationScope.nonCancellable(async () => {
+    if (child.ended()) return;
     await markCancelled();
-    await child.handle.signal(cancelSignal, signal);
+    // A child that ended meanwhile cannot take the signal: its end is what was waited for anyway.
+    await child.handle.signal(cancelSignal, signal).catch(() => undefined);
     await condition(child.ended);
   });
 }

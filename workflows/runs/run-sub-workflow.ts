@@ -71,7 +71,7 @@ export async function runSubWorkflow(
         : `the sub-workflow node ${node.id} timed out after ${formatDuration(node.timeoutMs!)}`;
   } catch (error) {
     if (!isCancellation(error)) throw error;
-    stopReason = parentCancelled();
+    if (!child.ended()) stopReason = parentCancelled();
   }
 
   return CancellationScope.nonCancellable(async () => {

@@ -62,6 +62,19 @@ export async function appendRunEvent(knex: Knex, input: NewRunEvent): Promise<Ru
   };
 }
 
+/** The latest event of one node of a run, if it has any. */
+export async function latestNodeEvent(
+  source: ReadSource,
+  runId: string,
+  nodeId: string,
+): Promise<RunEvent | undefined> {
+  const row = await toReader(source).first<EventRow & { run_id: string }>(
+    'select * from events where run_id = ? and node_id = ? order by id desc limit 1',
+    [runId, nodeId],
+  );
+  return row ? fromRow(row) : undefined;
+}
+
 /** A run's events, oldest first. */
 export async function listRunEvents(source: ReadSource, runId: string): Promise<RunEvent[]> {
   const rows = await toReader(source).all<EventRow & { run_id: string }>(

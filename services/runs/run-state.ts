@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { nowIso } from '../../db/rows.js';
 import { findRun, transitionRun } from '../../db/repositories/workflow-runs.js';
+import { latestNodeEvent } from '../../db/repositories/run-events.js';
 import { statusChange } from '../../domain/runs/run-state-machine.js';
 import type { RunStatus } from '../../domain/runs/run-status.js';
 import type { ServiceContext } from '../context.js';
@@ -74,6 +75,13 @@ export interface NodeRecord extends RunRef {
 /** A node's progress: its event, the run's current node, and the run's token and cost totals. */
 export async function recordNode(deps: ServiceContext, record: NodeRecord): Promise<void> {
   await deps.db.knex.transaction(async (trx) => {
+    // Local activities run at least once: a worker that died after this write but before its
+    // result was recorded has the new worker write it again. A wait's start (its `until` fixed by
+    // workflow time, so equal on the replay) that is already the node's latest event is that repeat.
+    if (record.type === 'node_waiting') {
+      const latest = await latestNodeEvent(trx, record.runId, record.nodeId);
+      if (latest?.type === 'node_waiting' && latest.payload.until === record.payload?.until) return;
+    }
     const patch: Record<string, unknown> = { updated_at: nowIso() };
     if (record.type === 'node_started') patch.current_node = record.nodeId;
     // A usage-limit wait shows on the run itself, until the node goes on.

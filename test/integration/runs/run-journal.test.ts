@@ -6,6 +6,7 @@ import { createRun, transitionRun } from '../../../db/repositories/workflow-runs
 import { deleteConversation } from '../../../services/conversations/conversations.js';
 import type { ServiceContext } from '../../../services/context.js';
 import { recordRunEvent } from '../../../services/runs/run-journal.js';
+import { recordNode } from '../../../services/runs/run-state.js';
 import { deleteRun } from '../../../services/runs/run-operations.js';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
 import { testServiceContext } from '../../support/service-context.js';
@@ -109,6 +110,27 @@ for (const kind of databaseKinds()) {
       ]);
       expect((await readEventsAfter(test.db.knex, DASHBOARD_STREAM, 0)).map((e) => e.type)).to.deep.equal([
         'run_started',
+      ]);
+    });
+
+    it("records a node's usage-limit wait once when its local activity runs again after a worker died", async () => {
+      const { knex } = test.db;
+      const run = await createRun(knex, { workflowName: 'assist', definition: { nodes: [] } });
+      const wait = {
+        runId: run.id,
+        conversationId: null,
+        nodeId: 'ask',
+        type: 'node_waiting' as const,
+        payload: { reason: 'usage_limit', until: '2026-11-27T12:00:00.000Z' },
+      };
+      await recordNode(context, wait);
+      await recordNode(context, wait);
+      // A later wait of the same node (another reset time) is a wait of its own.
+      await recordNode(context, { ...wait, payload: { ...wait.payload, until: '2026-11-27T13:00:00.000Z' } });
+      const events = await listRunEvents(knex, run.id);
+      expect(events.map((event) => [event.type, event.payload.until])).to.deep.equal([
+        ['node_waiting', '2026-11-27T12:00:00.000Z'],
+        ['node_waiting', '2026-11-27T13:00:00.000Z'],
       ]);
     });
   });

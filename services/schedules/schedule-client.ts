@@ -171,28 +171,33 @@ export function scheduleClient(access: ScheduleTemporalAccess) {
 
     /** One schedule (after a sync), or a 404 naming it. */
     async find(context: ServiceContext, id: string): Promise<ScheduleView> {
+      return describe(await this.planned(context, id));
+    },
+
+    /** The plan of one schedule, after one sync; a 404 naming it when there is none. */
+    async planned(context: ServiceContext, id: string): Promise<PlannedSchedule> {
       const planned = (await this.sync(context)).find((schedule) => schedule.id === id);
       if (!planned) throw ServiceError.notFound(`No workflow schedule with id ${id}.`, 'schedule_not_found');
-      return describe(planned);
+      return planned;
     },
 
     async pause(context: ServiceContext, id: string, note?: string): Promise<ScheduleView> {
-      await this.find(context, id);
+      const planned = await this.planned(context, id);
       await client.schedule.getHandle(id).pause(note ?? 'paused through the Cairn API');
-      return this.find(context, id);
+      return describe(planned);
     },
 
     async unpause(context: ServiceContext, id: string, note?: string): Promise<ScheduleView> {
-      await this.find(context, id);
+      const planned = await this.planned(context, id);
       await client.schedule.getHandle(id).unpause(note ?? 'unpaused through the Cairn API');
-      return this.find(context, id);
+      return describe(planned);
     },
 
     /** Fires it now, whether paused or not, with its own overlap policy. */
     async trigger(context: ServiceContext, id: string): Promise<ScheduleView> {
-      const view = await this.find(context, id);
-      await client.schedule.getHandle(id).trigger(OVERLAP[view.overlap]);
-      return view;
+      const planned = await this.planned(context, id);
+      await client.schedule.getHandle(id).trigger(OVERLAP[planned.schedule.overlap]);
+      return describe(planned);
     },
   };
 }

@@ -62,19 +62,42 @@ export interface CodeHostClient extends ChatMessenger {
   botLogin(): Promise<string>;
 }
 
-/** Waits a code host asks for: Retry-After (seconds), or the reset time of an exhausted rate limit. */
+/** Statuses after which a platform may say when to come back: rate limits, and 5xx during maintenance. */
+function mayAskToWait(status: number | undefined): boolean {
+  return status === 429 || status === 403 || (status !== undefined && status >= 500 && status <= 599);
+}
+
+/** Retry-After as seconds or as an HTTP date (RFC 9110), in ms from now. */
+function retryAfterMs(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** An exhausted rate limit's reset time (epoch seconds), in ms from now with a second to spare. */
+function resetMs(remaining: string | undefined, reset: string | undefined, now: number): number | undefined {
+  if (remaining !== '0' || reset === undefined || !/^\d+$/.test(reset)) return undefined;
+  return Math.max(0, Number(reset) * 1000 - now) + 1000;
+}
+
+/**
+ * Waits a code host asks for, in ms: Retry-After (seconds or a date) on a rate limit or a 5xx, or
+ * the reset time of an exhausted rate limit (GitHub's x-ratelimit-*, GitLab's RateLimit-*).
+ * Headers are read lower-cased, as both SDKs hand them over.
+ */
 export function codeHostWaitMs(
   status: number | undefined,
   headers: Record<string, string | undefined>,
+  now = Date.now(),
 ): number | undefined {
-  const retryAfter = headers['retry-after'];
-  if ((status === 429 || status === 403) && retryAfter !== undefined && /^\d+$/.test(retryAfter)) {
-    return Number(retryAfter) * 1000;
-  }
-  // GitHub's primary rate limit: 403/429 with x-ratelimit-remaining 0 and the reset as epoch seconds.
-  if ((status === 429 || status === 403) && headers['x-ratelimit-remaining'] === '0') {
-    const reset = Number(headers['x-ratelimit-reset']);
-    if (Number.isFinite(reset)) return Math.max(0, reset * 1000 - Date.now()) + 1000;
-  }
-  return undefined;
+  if (!mayAskToWait(status)) return undefined;
+  const asked = retryAfterMs(headers['retry-after'], now);
+  if (asked !== undefined) return asked;
+  // A 5xx without Retry-After is an outage, not a limit: the activity's backoff handles it.
+  if (status !== 429 && status !== 403) return undefined;
+  return (
+    resetMs(headers['x-ratelimit-remaining'], headers['x-ratelimit-reset'], now) ??
+    resetMs(headers['ratelimit-remaining'], headers['ratelimit-reset'], now)
+  );
 }

@@ -11,6 +11,7 @@ import {
   type ThreadRef,
 } from './code-host-client.js';
 import { commentWithButtons } from './comment-text.js';
+import { singleCallRequester } from './gitlab-requester.js';
 
 export interface GitLabConnection {
   token: string;
@@ -62,7 +63,12 @@ async function call<T>(work: () => Promise<T>): Promise<T> {
 
 /** GitLab through GitBeaker: notes as the reply messenger, membership, award emoji, thread context. */
 export function createGitLabClient(connection: GitLabConnection): CodeHostClient {
-  const api = new Gitlab({ token: connection.token, host: connection.url.replace(/\/$/, '') });
+  // One call per request (see gitlab-requester.ts): Retry-After and RateLimit-Reset are waited out here.
+  const api = new Gitlab({
+    token: connection.token,
+    host: connection.url.replace(/\/$/, ''),
+    requesterFn: singleCallRequester,
+  });
   let login: Promise<string> | undefined;
 
   function notesOf(kind: 'issue' | 'pull') {

@@ -2,7 +2,14 @@ import { expect } from 'chai';
 import { codeHostWorkflowId } from '../../domain/codehost/code-host-work.js';
 import { databaseKinds } from '../support/databases.js';
 import { startLiveCore, type LiveCore } from '../support/live-core.js';
-import { GITLAB_TOKEN, signGitLab, startFakeGitLab, type FakeGitLab } from '../support/fakes/gitlab-api.js';
+import {
+  GITLAB_TOKEN,
+  rateLimitUsedUp,
+  signGitLab,
+  startFakeGitLab,
+  tooManyRequests,
+  type FakeGitLab,
+} from '../support/fakes/gitlab-api.js';
 
 const TOKEN_SECRET = 'gitlab-token-secret';
 // A Standard Webhooks signing token: whsec_ and 32 random bytes in base64.
@@ -119,6 +126,36 @@ for (const kind of databaseKinds()) {
       expect(notes).to.have.length(1);
       expect(notes[0]!.edits).to.be.at.least(1);
       expect(gitlab.awards).to.deep.include({ on: `note:${payload.object_attributes.id}`, name: 'eyes' });
+    });
+
+    it('posts the answer once, after the wait a 429 asked for with Retry-After', async () => {
+      const notes = new RegExp(`/projects/${PROJECT}/issues/6/notes$`);
+      gitlab.failNext('POST', notes, tooManyRequests(2));
+      await deliver(notePayload({ iid: 6, note: '@cairn-bot\n[fake:reply after the wait]' }));
+      await gitlab.waitFor(
+        () => gitlab.botNotes(`${PROJECT}#6`).some((note) => note.body === 'after the wait'),
+        'the answer',
+      );
+      expect(gitlab.botNotes(`${PROJECT}#6`)).to.have.length(1);
+      const posts = gitlab.callsOf('POST', notes);
+      // One refused call, then the one that posted: no burst of retries in between.
+      expect(posts.map((call) => call.status)).to.deep.equal([429, 201]);
+      expect(posts[1]!.at - posts[0]!.at).to.be.at.least(2_000);
+    });
+
+    it('posts the answer once, after the RateLimit-Reset of a used-up rate limit', async () => {
+      const notes = new RegExp(`/projects/${PROJECT}/issues/7/notes$`);
+      const resetAt = Math.floor(Date.now() / 1000) + 3;
+      gitlab.failNext('POST', notes, rateLimitUsedUp(resetAt));
+      await deliver(notePayload({ iid: 7, note: '@cairn-bot\n[fake:reply after the reset]' }));
+      await gitlab.waitFor(
+        () => gitlab.botNotes(`${PROJECT}#7`).some((note) => note.body === 'after the reset'),
+        'the answer',
+      );
+      expect(gitlab.botNotes(`${PROJECT}#7`)).to.have.length(1);
+      const posts = gitlab.callsOf('POST', notes);
+      expect(posts.map((call) => call.status)).to.deep.equal([429, 201]);
+      expect(posts[1]!.at).to.be.at.least(resetAt * 1000);
     });
 
     it('refuses a wrong token, a forged signature and a stale timestamp with 401', async () => {

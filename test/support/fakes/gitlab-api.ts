@@ -6,11 +6,29 @@
  */
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { ApiRefusal, FakeCodeHostServer, type FakeComment } from './code-host-fake.js';
+import { ApiRefusal, FakeCodeHostServer, type FakeComment, type FaultAnswer } from './code-host-fake.js';
 
 export { serverError, tooManyRequests } from './code-host-fake.js';
 
 export const GITLAB_TOKEN = 'glpat-fake-token-for-tests';
+
+/**
+ * GitLab's answer when a rate limit is used up: 429 with RateLimit-Remaining 0 and the window's
+ * end in RateLimit-Reset (epoch seconds), and no Retry-After.
+ */
+export function rateLimitUsedUp(resetAtEpochSeconds: number): FaultAnswer {
+  return {
+    status: 429,
+    headers: {
+      'ratelimit-limit': '600',
+      'ratelimit-observed': '601',
+      'ratelimit-remaining': '0',
+      'ratelimit-reset': String(resetAtEpochSeconds),
+      'ratelimit-resettime': new Date(resetAtEpochSeconds * 1000).toUTCString(),
+    },
+    body: { message: 'Retry later' },
+  };
+}
 
 /** webhook-id, webhook-timestamp and webhook-signature for a body, as GitLab's signed webhooks send them. */
 export function signGitLab(

@@ -39,13 +39,24 @@ export async function writeCopyManifest(worktreePath: string, files: readonly st
   await writeFile(await manifestPath(worktreePath), JSON.stringify(manifest, null, 2));
 }
 
-async function readCopyManifest(worktreePath: string): Promise<Record<string, string>> {
+/** The files Cairn copied into the worktree, with their content hashes when copied. */
+export async function readCopyManifest(worktreePath: string): Promise<Record<string, string>> {
   try {
     const parsed = JSON.parse(await readFile(await manifestPath(worktreePath), 'utf8')) as Partial<Manifest>;
     return parsed.files ?? {};
   } catch {
     return {};
   }
+}
+
+/** Whether Cairn copied this file into the worktree and nobody has changed it since. */
+export async function isUnchangedCopy(
+  worktreePath: string,
+  path: string,
+  copied: Record<string, string>,
+): Promise<boolean> {
+  const hash = copied[path];
+  return hash !== undefined && (await sha256(join(worktreePath, path))) === hash;
 }
 
 /** Paths `git status` reports, from `--porcelain -z` (a rename or copy carries its old path too). */
@@ -73,8 +84,7 @@ export async function uncommittedChanges(worktreePath: string): Promise<string[]
   const copied = await readCopyManifest(worktreePath);
   const changes: string[] = [];
   for (const path of statusPaths(output)) {
-    const hash = copied[path];
-    if (hash && (await sha256(join(worktreePath, path))) === hash) continue;
+    if (await isUnchangedCopy(worktreePath, path, copied)) continue;
     changes.push(path);
   }
   return changes;

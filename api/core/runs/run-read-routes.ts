@@ -22,6 +22,7 @@ import {
   listRunsPage,
   type RunDetail,
 } from '../../../services/runs/run-reads.js';
+import { runDiffRoute } from './run-diff-route.js';
 import { pageBody, runFilterProperties, runFilters, runPageProperties } from './run-query.js';
 import {
   runEventJsonColumns,
@@ -135,5 +136,6 @@ export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
         };
       },
     }),
+    runDiffRoute(context),
   );
 }

@@ -1,5 +1,6 @@
 import {
   AnyObject,
+  ComponentRef,
   DateTime,
   Nullable,
   type Static,
@@ -12,6 +13,7 @@ import type { JsonProjection } from '../../../db/json-projection.js';
 import type { RunEvent } from '../../../db/repositories/run-events.js';
 import type { WorkflowRun as RunRecord } from '../../../db/repositories/workflow-runs.js';
 import { RUN_STATUSES } from '../../../domain/runs/run-status.js';
+import { MAX_FILES, MAX_PATCH_BYTES } from '../../../services/runs/run-diff.js';
 
 /** One `enum` of the statuses, as the OpenAPI document has always shown it (not an anyOf of literals). */
 const RunStatusSchema = StringEnum(RUN_STATUSES);
@@ -57,7 +59,30 @@ export const WorkflowRunEvent = StrictObject({
   createdAt: DateTime(),
 });
 
-export const runSchemas = { WorkflowRun, WorkflowRunEvent };
+export const RunChangedFile = StrictObject({
+  path: Type.String(),
+  oldPath: Nullable(Type.String({ description: "a renamed file's path before" })),
+  status: StringEnum(['added', 'modified', 'deleted', 'renamed'] as const),
+  additions: Type.Integer({ minimum: 0 }),
+  deletions: Type.Integer({ minimum: 0 }),
+  binary: Type.Boolean({ description: 'a binary file: git counts no lines' }),
+});
+
+export const RunDiff = StrictObject({
+  runId: Type.String(),
+  baseBranch: Type.String({ description: 'the branch the worktree started from' }),
+  mergeBase: Type.String({
+    description: 'the commit the worktree and its base branch share; the diff starts there',
+  }),
+  head: Type.String({ description: 'the commit the worktree is at' }),
+  files: Type.Array(ComponentRef('RunChangedFile', RunChangedFile), {
+    description: `every changed file (at most ${MAX_FILES}), committed or not, new files included`,
+  }),
+  patch: Type.String({ description: `the unified diff, cut at a line end after ${MAX_PATCH_BYTES} bytes` }),
+  truncated: Type.Boolean({ description: 'the patch or the file list was cut' }),
+});
+
+export const runSchemas = { WorkflowRun, WorkflowRunEvent, RunDiff, RunChangedFile };
 
 export function runView(run: RunRecord): Static<typeof WorkflowRun> {
   return {

@@ -527,6 +527,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workflows/runs/{runId}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A run's changes against its base branch: commits, uncommitted and new files, from the merge-base */
+        get: operations["getRunDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/runs": {
         parameters: {
             query?: never;
@@ -1051,6 +1068,32 @@ export interface components {
             payload: Record<string, never>;
             /** Format: date-time */
             createdAt: string;
+        };
+        RunDiff: {
+            runId: string;
+            /** @description the branch the worktree started from */
+            baseBranch: string;
+            /** @description the commit the worktree and its base branch share; the diff starts there */
+            mergeBase: string;
+            /** @description the commit the worktree is at */
+            head: string;
+            /** @description every changed file (at most 3000), committed or not, new files included */
+            files: components["schemas"]["RunChangedFile"][];
+            /** @description the unified diff, cut at a line end after 1048576 bytes */
+            patch: string;
+            /** @description the patch or the file list was cut */
+            truncated: boolean;
+        };
+        RunChangedFile: {
+            path: string;
+            /** @description a renamed file's path before */
+            oldPath: string | null;
+            /** @enum {string} */
+            status: "added" | "modified" | "deleted" | "renamed";
+            additions: number;
+            deletions: number;
+            /** @description a binary file: git counts no lines */
+            binary: boolean;
         };
         WorkflowSchedule: {
             /** @description the Temporal Schedule id (cairn-wf-<codebaseId>-<workflow>) */
@@ -2601,6 +2644,42 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getRunDiff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the changes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunDiff"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description run_has_no_worktree: the run has no worktree of its own (not started, isolation: none, no codebase, no base branch); worktree_removed: its worktree was cleaned up; base_branch_missing: its base branch is gone */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

@@ -20,6 +20,7 @@ export type WorkflowRun = Schemas['WorkflowRun'];
 export type WorkflowRunEvent = Schemas['WorkflowRunEvent'];
 export type WorkflowLookup = Schemas['WorkflowLookup'];
 export type RunDetail = JsonOf<operations['getRun'], 200>;
+export type RunDiff = Schemas['RunDiff'];
 export type DashboardPage = JsonOf<operations['dashboardRuns'], 200>;
 export type DashboardRun = DashboardPage['items'][number];
 export type RunStatusCounts = DashboardPage['counts'];

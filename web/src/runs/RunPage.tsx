@@ -18,6 +18,8 @@ import {
   type UserOperation,
 } from './run-model';
 import { NodeList } from './NodeList';
+import { RunChanges } from './RunChanges';
+import './run-page.css';
 
 // The graph library and its layout engine are a chunk of their own, fetched when a run is opened.
 const RunGraph = lazy(() => import('./RunGraph'));
@@ -187,6 +189,12 @@ export function RunPage() {
       </Suspense>
       <h2>Nodes</h2>
       <NodeList nodes={model.nodes} />
+      {run.codebaseId && (
+        <>
+          <h2>Changes</h2>
+          <RunChanges runId={runId} />
+        </>
+      )}
       {isLive(run.status) && <p className="muted small">This page follows the run live.</p>}
     </section>
   );

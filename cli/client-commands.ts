@@ -176,7 +176,7 @@ export function addClientCommands(program: Command): void {
 
   const run = program
     .command('run')
-    .description('workflow runs: watch, approve, reject, cancel, resume, abandon, delete');
+    .description('workflow runs: watch, approve, reject, cancel, resume, abandon, re-run, delete');
   clientCommand(run, 'list', 'runs, newest first')
     .addOption(new Option('--status <status>', 'only these statuses (comma-separated)'))
     .option('--workflow <name>', 'only runs of this workflow')
@@ -214,6 +214,15 @@ export function addClientCommands(program: Command): void {
       runClient(command, async (session) => (await actions.run()).operateRun(session, name, id)),
     );
   }
+  clientCommand(
+    run,
+    'rerun <id>',
+    'start an ended run again: same workflow, message and inputs, same conversation',
+  )
+    .option('--follow', 'follow the new run to its end; the exit code is its outcome')
+    .action(async (id: string, options: { follow?: boolean }, command: Command) =>
+      runClient(command, async (session) => (await actions.run()).rerunRun(session, id, options)),
+    );
   clientCommand(run, 'delete <id>', 'delete a finished run and its events').action(
     async (id: string, _options, command: Command) =>
       runClient(command, async (session) => (await actions.run()).deleteRun(session, id)),

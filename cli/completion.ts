@@ -35,6 +35,7 @@ const RUN_ID_COMMANDS = new Set([
   'cancel',
   'resume',
   'abandon',
+  'rerun',
   'delete',
 ]);
 /** A completion must never hang a shell; CAIRN_COMPLETE_TIMEOUT_MS changes it (slow links, tests). */

@@ -106,6 +106,22 @@ export async function operateRun(
   return EXIT.ok;
 }
 
+/** Starts an ended run again; `--follow` follows the new run as `cairn workflow run` does. */
+export async function rerunRun(
+  session: ClientSession,
+  id: string,
+  options: { follow?: boolean } = {},
+): Promise<number> {
+  const run = await withRun(id, () => session.api.post<Run>(`${runPath(id)}/rerun`));
+  if (!options.follow) {
+    if (session.json) session.term.out(JSON.stringify(run));
+    else session.term.out(`started run ${run.runId}, a re-run of ${id}`);
+    return EXIT.ok;
+  }
+  if (!session.json) session.term.err(session.term.dim(`started run ${run.runId}, a re-run of ${id}`));
+  return followRun(session.api, session.term, run.runId, { json: session.json, noWait: false, logs: false });
+}
+
 export async function deleteRun(session: ClientSession, id: string): Promise<number> {
   await withRun(id, () => session.api.request('DELETE', runPath(id)));
   if (!session.json) session.term.out(`deleted run ${id}`);

@@ -57,6 +57,13 @@ export const RUN_OPERATIONS = {
     meaning: 'Stop a run for good, whatever it is doing; its execution is terminated.',
     allowed: unfinished('abandoned'),
   },
+  rerun: {
+    by: 'user',
+    meaning:
+      'Start a new run of the same workflow with the same message and inputs, in the same conversation; this run stays as it ended.',
+    verb: 're-run',
+    allowed: { completed: 'completed', failed: 'failed', cancelled: 'cancelled', abandoned: 'abandoned' },
+  },
   delete: {
     by: 'user',
     meaning: 'Delete a run that has ended, with its events.',

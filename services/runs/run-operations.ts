@@ -303,6 +303,56 @@ export async function abandonRun(
   return abandoned;
 }
 
+const RERUN_CODES: Record<string, string> = {
+  invalid_inputs: 'workflow_changed',
+  not_found: 'workflow_not_found',
+};
+
+/** Why a stored run cannot be started again as it was, as a 409 on the run (not on a request body). */
+function cannotRerun(run: WorkflowRun, code: string, why: string): ServiceError {
+  return new ServiceError({
+    kind: 'conflict',
+    code,
+    detail: `Cannot re-run run ${run.id}: ${why}`,
+    extra: { currentState: run.status },
+  });
+}
+
+/**
+ * Starts a new run of an ended run's workflow, with its message and input values, in its
+ * conversation (so on its codebase). The workflow is read as it is now: a fixed definition is
+ * what a re-run is for. The ended run stays as it is. A sub-workflow's run is re-run through
+ * its parent, whose folder it works in.
+ */
+export async function rerunRun(
+  context: ServiceContext,
+  runs: RunClient,
+  { runId }: RunRequest,
+): Promise<WorkflowRun> {
+  const run = await requireRun(context, runId);
+  if (!allowsRunOperation(run.status, 'rerun')) throw wrongState(run, 'rerun');
+  if (run.parentRunId)
+    throw cannotRerun(
+      run,
+      'sub_workflow_run',
+      `a sub-workflow's run works in its parent's folder; re-run run ${run.parentRunId}.`,
+    );
+  if (!run.conversationId) throw cannotRerun(run, 'no_conversation', 'it belongs to no conversation.');
+  try {
+    return await startRun(context, runs, {
+      workflowName: run.workflowName,
+      message: run.message ?? '',
+      conversationId: run.conversationId,
+      ...(run.inputs && { inputs: run.inputs }),
+    });
+  } catch (error) {
+    // What would be the request's fault in a start is the stored run's here: a 409 saying why.
+    if (error instanceof ServiceError && (error.kind === 'not_found' || error.code === 'invalid_inputs'))
+      throw cannotRerun(run, RERUN_CODES[error.code] ?? error.code, error.detail);
+    throw error;
+  }
+}
+
 /** Deletes a run that has ended, with its events, in one transaction. */
 export async function deleteRun(context: ServiceContext, runId: string): Promise<void> {
   const run = await requireRun(context, runId);

@@ -172,6 +172,16 @@ describe('the terminal client (cairn as a subprocess against a live server)', fu
     ]);
     expect(done.code, done.output).to.equal(0);
     expect(done.output).to.include('good=day, Ada');
+    // A re-run starts the same workflow with the same inputs.
+    const listed = await cairn(['run', 'list', '--workflow', 'salute', '--json']);
+    const firstId = (JSON.parse(listed.output.trim().split('\n')[0]!) as { runId: string }).runId;
+    const again = await cairn(['run', 'rerun', firstId]);
+    expect(again.code, again.output).to.equal(0);
+    const againId = /started run ([0-9a-f-]{36}), a re-run of /.exec(again.output)?.[1];
+    expect(againId, again.output).to.be.a('string').and.not.equal(firstId);
+    const followed = await cairn(['run', 'logs', againId!, '--follow']);
+    expect(followed.code, followed.output).to.equal(0);
+    expect(followed.output).to.include('good=day, Ada');
     const missing = await cairn(['workflow', 'run', 'salute', '--codebase', 'shop']);
     expect(missing.code, missing.output).to.not.equal(0);
     expect(missing.output).to.include('inputs/who');

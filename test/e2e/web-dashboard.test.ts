@@ -21,10 +21,12 @@ nodes:
     bash: echo one
   - id: b
     depends_on: [a]
-    bash: echo two
+    bash: echo two | tee two.txt
   - id: c
     depends_on: [a]
-    bash: echo three
+    bash: |
+      printf 'a line far wider than a phone: %0200d\\n' 0 > wide.txt
+      echo three
 `;
 
 /** Sixty numbered words: a streamed answer long enough to cut in the middle. */
@@ -203,9 +205,18 @@ describe('the web dashboard in a real browser', function () {
     await page.locator('[data-node=after] summary').click();
     await page.getByText('approved with looks good').first().waitFor();
     await page.waitForFunction(`document.title === 'Cairn'`);
-    // A completed run offers delete, and nothing else.
+    // A completed run offers re-run and delete, and nothing else.
     await page.getByRole('button', { name: 'Delete' }).waitFor();
     expect(await page.getByRole('button', { name: /^(Approve|Cancel|Resume|Abandon)$/ }).count()).to.equal(0);
+    const firstRun = new URL(page.url()).pathname;
+    await page.getByRole('button', { name: 'Re-run' }).click();
+    // The re-run is a new run of the same workflow, whose page the button opens: it waits at the gate.
+    await page.waitForURL((url) => /^\/runs\/[0-9a-f-]{36}$/.test(url.pathname) && url.pathname !== firstRun);
+    await page.getByRole('button', { name: 'Approve' }).waitFor();
+    expect(await page.locator('h1').textContent()).to.include('gated');
+    expect(await page.getByRole('button', { name: 'Re-run' }).count()).to.equal(0);
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.locator('h1 .badge.status-completed').waitFor();
   });
 
   it('shows a proper not-found page for a run, a conversation or an address that does not exist', async () => {
@@ -254,7 +265,13 @@ describe('the web dashboard in a real browser', function () {
         for (const [name, path, heading] of pages) {
           await tab.goto(`${core.app.url}${path}`);
           await tab.locator('h1', { hasText: heading }).first().waitFor();
-          if (name === 'run') await tab.locator('.graph-node.state-completed').nth(2).waitFor();
+          if (name === 'run') {
+            await tab.locator('.graph-node.state-completed').nth(2).waitFor();
+            // The changes, with a line wider than a phone: it scrolls in its own box, not the page.
+            await tab.getByRole('button', { name: 'Show the changes' }).click();
+            await tab.locator('[data-file="two.txt"][data-status=added]').waitFor();
+            await tab.locator('[data-file="wide.txt"] .diff-line.added').waitFor();
+          }
           if (name === 'conversation') await tab.locator('.bubble.assistant').first().waitFor();
           expect(await horizontalOverflow(tab), `${name} at ${width}`).to.equal(0);
           const violations = await seriousAccessibilityViolations(tab);

@@ -2,6 +2,7 @@ import {
   ComponentRef,
   defineRoute,
   defineRoutes,
+  problemResponse,
   StrictObject,
   StringMap,
   Type,
@@ -16,6 +17,7 @@ import {
   cancelRun,
   deleteRun,
   rejectRun,
+  rerunRun,
   resumeRun,
   startRun,
   type RunRequest,
@@ -125,6 +127,26 @@ export function runOperationRoutes({ context, runs }: RunRouteDependencies): Rou
       handler: async ({ params, ctx }) => ({
         body: runView(await abandonRun(context, runs, runRequest(params.runId, ctx))),
       }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/workflows/runs/{runId}/rerun',
+      operationId: 'rerunWorkflowRun',
+      idempotent: true,
+      summary:
+        'Start a new run of an ended run: the same workflow (as it is now), message and inputs, in the same conversation',
+      tags: ['runs'],
+      params: RunParams,
+      responses: {
+        202: { description: 'the new run, started', schema: RunRef },
+        409: problemResponse(
+          'conflict: the run has not ended; sub_workflow_run, no_conversation, conversation_not_found, workflow_not_found, workflow_changed, workflow_requirement_missing: it cannot be started again as it was',
+        ),
+      },
+      handler: async ({ params, ctx }) => {
+        const run = await rerunRun(context, runs, runRequest(params.runId, ctx));
+        return { status: 202, body: runView(run), headers: { Location: `/api/workflows/runs/${run.id}` } };
+      },
     }),
     defineRoute({
       method: 'DELETE',

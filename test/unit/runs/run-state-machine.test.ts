@@ -17,6 +17,7 @@ const TODAY: Record<RunOperation, Partial<Record<RunStatus, string>>> = {
   rework: { paused: 'running' },
   resume: { failed: 'running' },
   abandon: { pending: 'abandoned', running: 'abandoned', paused: 'abandoned' },
+  rerun: { completed: 'completed', failed: 'failed', cancelled: 'cancelled', abandoned: 'abandoned' },
   delete: { completed: 'deleted', failed: 'deleted', cancelled: 'deleted', abandoned: 'deleted' },
   begin: { pending: 'running', running: 'running', paused: 'paused' },
   await_approval: { running: 'paused', paused: 'paused' },
@@ -82,6 +83,7 @@ describe('the run state machine', () => {
       }
     }
     expect(statesAllowing('delete')).to.deep.equal([...TERMINAL_RUN_STATUSES]);
+    expect(statesAllowing('rerun')).to.deep.equal([...TERMINAL_RUN_STATUSES]);
   });
 
   it('makes each compare-and-swap from the states whose status moves, to one status', () => {
@@ -92,7 +94,7 @@ describe('the run state machine', () => {
       from: ['pending', 'running', 'paused'],
       to: 'failed',
     });
-    for (const operation of ['delete', 'reconcile_start', 'reconcile_stop'] as const)
+    for (const operation of ['delete', 'rerun', 'reconcile_start', 'reconcile_stop'] as const)
       expect(() => statusChange(operation), operation).to.throw('is not one status change');
   });
 

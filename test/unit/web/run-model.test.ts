@@ -87,7 +87,8 @@ describe('the run page model (web/src/runs/run-model.ts)', () => {
   it('offers only the operations the run state machine allows', () => {
     expect(allowedOperations('paused')).to.deep.equal(['approve', 'reject', 'cancel', 'abandon']);
     expect(allowedOperations('running')).to.deep.equal(['cancel', 'abandon']);
-    expect(allowedOperations('failed')).to.deep.equal(['resume', 'delete']);
-    expect(allowedOperations('completed')).to.deep.equal(['delete']);
+    expect(allowedOperations('failed')).to.deep.equal(['resume', 'rerun', 'delete']);
+    expect(allowedOperations('completed')).to.deep.equal(['rerun', 'delete']);
+    expect(allowedOperations('cancelled')).to.deep.equal(['rerun', 'delete']);
   });
 });

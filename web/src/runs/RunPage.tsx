@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { deleteJson, getJson, isNotFound, postJson, query } from '../api/client';
-import type { Codebase, RunDetail, WorkflowLookup, WorkflowRunEvent } from '../api/types';
+import type { Codebase, RunDetail, WorkflowLookup, WorkflowRun, WorkflowRunEvent } from '../api/types';
 import { onRunFrame } from '../shell/live-feed';
 import { NotFound } from '../shell/NotFound';
 import { ErrorNote } from '../shell/ErrorNote';
@@ -14,6 +14,7 @@ import {
   DESTRUCTIVE,
   emptyRunModel,
   isLive,
+  OPERATION_LABELS,
   type DefinitionNode,
   type UserOperation,
 } from './run-model';
@@ -214,8 +215,9 @@ function RunActions({
   const navigate = useNavigate();
   const path = `/api/workflows/runs/${encodeURIComponent(runId)}`;
   const act = useMutation({
-    mutationFn: async (operation: UserOperation) => {
+    mutationFn: async (operation: UserOperation): Promise<WorkflowRun | void> => {
       if (operation === 'delete') return deleteJson(path);
+      if (operation === 'rerun') return postJson<WorkflowRun>(`${path}/rerun`);
       const body =
         operation === 'approve'
           ? { comment: comment || undefined }
@@ -224,9 +226,11 @@ function RunActions({
             : {};
       return postJson(`${path}/${operation}`, body);
     },
-    onSuccess: (_answer, operation) => {
+    onSuccess: (answer, operation) => {
       setComment('');
       if (operation === 'delete') navigate('/runs');
+      // A re-run is a new run: its page is where to watch it.
+      if (operation === 'rerun' && answer) navigate(`/runs/${encodeURIComponent(answer.runId)}`);
       void queries.invalidateQueries({ queryKey: ['runs'] });
     },
   });
@@ -273,7 +277,7 @@ function RunActions({
               disabled={act.isPending}
               onClick={() => run(operation)}
             >
-              {operation[0]!.toUpperCase() + operation.slice(1)}
+              {OPERATION_LABELS[operation]}
             </button>
           ))}
         </div>

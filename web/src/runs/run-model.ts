@@ -134,6 +134,7 @@ const USER_OPERATIONS = [
   'cancel',
   'resume',
   'abandon',
+  'rerun',
   'delete',
 ] as const satisfies RunOperation[];
 export type UserOperation = (typeof USER_OPERATIONS)[number];
@@ -141,6 +142,17 @@ export type UserOperation = (typeof USER_OPERATIONS)[number];
 export function allowedOperations(status: RunStatus): UserOperation[] {
   return USER_OPERATIONS.filter((operation) => allowsRunOperation(status, operation));
 }
+
+/** Each operation's button. */
+export const OPERATION_LABELS: Record<UserOperation, string> = {
+  approve: 'Approve',
+  reject: 'Reject',
+  cancel: 'Cancel',
+  resume: 'Resume',
+  abandon: 'Abandon',
+  rerun: 'Re-run',
+  delete: 'Delete',
+};
 
 /** Operations that throw work away ask first. */
 export const DESTRUCTIVE: ReadonlySet<UserOperation> = new Set(['cancel', 'abandon', 'delete', 'reject']);

@@ -1,10 +1,11 @@
 import { LOG_LEVELS } from './logger.js';
-import { choice, derived, filePath, flag, integer, list, text } from './env-readers.js';
+import { choice, derived, filePath, flag, integer, InvalidValue, list, text } from './env-readers.js';
 import { resolveCairnHome, toolCacheDir } from './paths.js';
 
 export const ASSISTANT_NAMES = ['claude', 'codex'] as const;
 export const STREAMING_MODES = ['stream', 'batch'] as const;
 export const DEFAULT_BOT_DISPLAY_NAME = 'Cairn';
+export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
 
 const PORT_RANGE = { min: 1, max: 65535 };
 
@@ -199,6 +200,46 @@ export const ENVIRONMENT_TABLE = {
       description: "Address of the Temporal Web UI that each run's link points to",
       defaultText:
         'the embedded server UI (http://127.0.0.1:<TEMPORAL_UI_PORT>) when TEMPORAL_ADDRESS is unset; no links otherwise',
+    }),
+  },
+  tracing: {
+    endpoint: text('OTEL_EXPORTER_OTLP_ENDPOINT', {
+      description:
+        'OTLP/HTTP address of a trace collector (an OpenTelemetry Collector, Jaeger, Tempo: http://host:4318); set, Cairn exports traces to <address>/v1/traces',
+      defaultText: 'unset: tracing off, the OpenTelemetry SDK not even loaded',
+    }),
+    tracesEndpoint: text('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', {
+      description:
+        'The full address spans are posted to, used as is; turns tracing on like OTEL_EXPORTER_OTLP_ENDPOINT',
+      defaultText: 'OTEL_EXPORTER_OTLP_ENDPOINT/v1/traces',
+    }),
+    protocol: choice('OTEL_EXPORTER_OTLP_PROTOCOL', OTLP_PROTOCOLS, {
+      description: 'How spans are encoded: http/protobuf or http/json (gRPC is not offered)',
+      default: 'http/protobuf',
+    }),
+    headers: text('OTEL_EXPORTER_OTLP_HEADERS', {
+      description:
+        "Headers sent with every export, key=value pairs separated by commas (a hosted backend's API key)",
+      secret: true,
+    }),
+    serviceName: text('OTEL_SERVICE_NAME', {
+      description: 'service.name of the spans',
+      defaultText: 'cairn-api, cairn-worker, or cairn for cairn start',
+    }),
+    sampler: choice('OTEL_TRACES_SAMPLER', TRACE_SAMPLERS, {
+      description:
+        'Which traces are kept: a ratio of new traces (traceidratio), all, none; parentbased_* follow an incoming traceparent',
+      defaultText: 'parentbased_traceidratio',
+    }),
+    samplerArg: derived('OTEL_TRACES_SAMPLER_ARG', {
+      description: 'The share of traces the ratio samplers keep, 0 to 1',
+      defaultText: '0.1',
+      read: (raw) => {
+        if (raw === undefined) return undefined;
+        const value = raw.trim() === '' ? NaN : Number(raw);
+        if (!(value >= 0 && value <= 1)) throw new InvalidValue('must be a number between 0 and 1');
+        return value;
+      },
     }),
   },
   server: {

@@ -1,4 +1,5 @@
 import { pino, type Logger, type LevelWithSilent } from 'pino';
+import { activeTraceFields } from './tracing.js';
 
 export type { Logger };
 
@@ -30,6 +31,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const settings = {
     level,
     base: { service: 'cairn' },
+    // trace_id and span_id of the active span, when tracing is on: a log line finds its trace.
+    mixin: activeTraceFields,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
   };
   return options.destination ? pino(settings, options.destination) : pino(settings);

@@ -13,11 +13,17 @@ export interface BundleMessage {
 }
 
 /** Bundles `entry` with `devtool` into `file`, atomically: a concurrent reader never sees half a bundle. */
-export async function buildBundleFile(entry: string, devtool: string, file: string): Promise<void> {
+export async function buildBundleFile(
+  entry: string,
+  devtool: string,
+  file: string,
+  interceptorModules: readonly string[] = [],
+): Promise<void> {
   const report = (level: BundleMessage['level']) => (message: string, meta?: Record<string, unknown>) =>
     process.send?.({ level, message, meta } satisfies BundleMessage);
   const { code } = await bundleWorkflowCode({
     workflowsPath: entry,
+    workflowInterceptorModules: [...interceptorModules],
     webpackConfigHook: (config) => ({ ...config, devtool }),
     logger: { log() {}, trace() {}, debug() {}, info() {}, warn: report('warn'), error: report('error') },
   });
@@ -26,9 +32,9 @@ export async function buildBundleFile(entry: string, devtool: string, file: stri
   renameSync(partial, file);
 }
 
-const [entry, devtool, file] = process.argv.slice(2);
+const [entry, devtool, file, ...interceptorModules] = process.argv.slice(2);
 if (entry && devtool && file && process.send) {
-  buildBundleFile(entry, devtool, file).then(
+  buildBundleFile(entry, devtool, file, interceptorModules).then(
     () => process.exit(0),
     (error: unknown) => {
       process.send!({

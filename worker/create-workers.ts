@@ -9,6 +9,7 @@ import {
 import type { ServiceContext } from '../services/context.js';
 import { processGroupInterceptors } from './activity-process-groups.js';
 import { CANCELLABLE_HEARTBEAT_MS } from '../activities/heartbeats.js';
+import type { WorkerTracing } from './tracing.js';
 
 export interface WorkerSetOptions {
   connection: NativeConnection;
@@ -21,6 +22,8 @@ export interface WorkerSetOptions {
   /** How long activities get to finish after shutdown is requested. */
   shutdownGraceTime?: Duration;
   dependencies: ServiceContext;
+  /** Activity spans and the workflow span sink, when tracing is on (worker/tracing.ts). */
+  tracing?: WorkerTracing;
 }
 
 export interface WorkerSet {
@@ -36,7 +39,15 @@ const MAX_RUN_ACTIVITIES = 20;
 /** The core worker, the run worker (workflow runs, their bash nodes) and the assistant worker (sessions). */
 export async function createWorkers(options: WorkerSetOptions): Promise<WorkerSet> {
   const grace: Duration = options.shutdownGraceTime ?? '30 seconds';
-  const interceptors = { activity: [processGroupInterceptors(options.dependencies)] };
+  const { tracing } = options;
+  // The tracing interceptor comes first, so the activity's span covers everything after it.
+  const interceptors = {
+    activity: [
+      ...(tracing ? [tracing.activityInterceptors] : []),
+      processGroupInterceptors(options.dependencies),
+    ],
+  };
+  const sinks = tracing?.sinks;
   const core = await Worker.create({
     connection: options.connection,
     namespace: options.namespace,
@@ -44,6 +55,7 @@ export async function createWorkers(options: WorkerSetOptions): Promise<WorkerSe
     workflowBundle: options.workflowBundle,
     activities: createCoreActivities(options.dependencies),
     interceptors,
+    sinks,
     shutdownGraceTime: grace,
   });
   const runs = await Worker.create({
@@ -53,6 +65,7 @@ export async function createWorkers(options: WorkerSetOptions): Promise<WorkerSe
     workflowBundle: options.workflowBundle,
     activities: createRunQueueActivities(options.dependencies),
     interceptors,
+    sinks,
     maxConcurrentActivityTaskExecutions: MAX_RUN_ACTIVITIES,
     shutdownGraceTime: grace,
   });

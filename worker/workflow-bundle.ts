@@ -21,11 +21,22 @@ const SOURCE_MAP = 'inline-nosources-source-map';
  * Changes whenever a file the workflow code reaches (from `entry`, import by import), a package
  * it imports, or the bundler changes; an edit anywhere else leaves the cached bundle in use.
  */
-export function workflowBundleKey(entry: string, projectRoot: string): string {
+export function workflowBundleKey(
+  entry: string,
+  projectRoot: string,
+  interceptorModules: readonly string[] = [],
+): string {
   const hash = createHash('sha256');
-  const { files, packages } = workflowSources(entry);
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  for (const start of [entry, ...interceptorModules]) {
+    const sources = workflowSources(start);
+    for (const file of sources.files) files.add(file);
+    for (const name of sources.packages) packages.add(name);
+  }
   hash.update(`devtool:${SOURCE_MAP}\n`);
-  for (const name of ['@temporalio/worker', ...packages]) {
+  for (const module of interceptorModules) hash.update(`interceptors:${relative(projectRoot, module)}\n`);
+  for (const name of ['@temporalio/worker', ...[...packages].sort()]) {
     hash.update(`package:${name}@${installedVersion(name, projectRoot) ?? 'none'}\n`);
   }
   for (const file of files) hash.update(`${relative(projectRoot, file)}\n`).update(readFileSync(file));
@@ -39,7 +50,7 @@ const BUILDER = new URL(
 );
 
 /** Runs the bundler in a child process (build-workflow-bundle.ts says why), logging what it reports. */
-function buildInChild(file: string, logger: Logger): Promise<void> {
+function buildInChild(file: string, interceptorModules: readonly string[], logger: Logger): Promise<void> {
   const builder = fileURLToPath(BUILDER);
   // A TypeScript builder needs the loader, which the parent may have registered through its API
   // alone (CAIRN_DEV=1); named by its absolute location, as the child's cwd may be anywhere.
@@ -48,7 +59,7 @@ function buildInChild(file: string, logger: Logger): Promise<void> {
       ? [...process.execArgv, `--import=${import.meta.resolve('tsx')}`]
       : process.execArgv;
   return new Promise((resolve, reject) => {
-    const child = fork(builder, [WORKFLOWS_ENTRY, SOURCE_MAP, file], {
+    const child = fork(builder, [WORKFLOWS_ENTRY, SOURCE_MAP, file, ...interceptorModules], {
       execArgv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -72,14 +83,20 @@ function buildInChild(file: string, logger: Logger): Promise<void> {
 
 /**
  * The prebuilt workflow bundle, from the cache when the sources are unchanged: bundling takes
- * seconds, a cached bundle loads in milliseconds, which keeps `cairn start` fast.
+ * seconds, a cached bundle loads in milliseconds, which keeps `cairn start` fast. Workflow
+ * interceptor modules (tracing's, when it is on) are part of the bundle and of its key.
  */
-export async function loadWorkflowBundle(cacheDir: string, logger: Logger): Promise<{ code: string }> {
-  const file = join(cacheDir, `workflow-bundle-${workflowBundleKey(WORKFLOWS_ENTRY, PACKAGE_ROOT)}.js`);
+export async function loadWorkflowBundle(
+  cacheDir: string,
+  logger: Logger,
+  interceptorModules: readonly string[] = [],
+): Promise<{ code: string }> {
+  const key = workflowBundleKey(WORKFLOWS_ENTRY, PACKAGE_ROOT, interceptorModules);
+  const file = join(cacheDir, `workflow-bundle-${key}.js`);
   if (!existsSync(file)) {
     const started = Date.now();
     mkdirSync(cacheDir, { recursive: true });
-    await buildInChild(file, logger);
+    await buildInChild(file, interceptorModules, logger);
     logger.info(
       { event: 'worker.bundle_built', durationMs: Date.now() - started, file },
       'workflow bundle built',

@@ -11,6 +11,7 @@ import { problemSchema } from './problem.js';
 import { requestId } from './request-id.js';
 import { requestLog } from './request-log.js';
 import { httpMetrics } from './http-metrics.js';
+import { httpTracing } from './http-tracing.js';
 import { siteGuard } from './site-guard.js';
 import { normalizeRoutes, type HttpState, type RouteDefinition } from './route.js';
 import { buildRouter, methodsForPath, unmatchedRoute, type StaticEndpoint } from './router.js';
@@ -107,6 +108,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   // The proxy in front appends the address it saw: the last one is the only one it vouches for.
   const app = new Koa<HttpState>({ proxy: options.trustProxy === true, maxIpsCount: 1 });
   app.use(requestId());
+  app.use(httpTracing());
   app.use(requestLog(options.logger));
   app.use(httpMetrics(options.metricsName ?? 'core'));
   app.use(errorHandler());

@@ -1,12 +1,13 @@
 import type { Middleware } from 'koa';
 import type { Logger } from '../../config/logger.js';
+import { activeTraceFields } from '../../config/tracing.js';
 import type { HttpState } from './route.js';
 
 /**
  * Gives each request a child logger (ctx.state.log, bound to the request id) and writes one
- * `http.request` line when the response is done. The line is written on the socket's close so a
- * streamed response reports its real status and duration. Headers, query strings and bodies are
- * never logged: they may hold credentials.
+ * `http.request` line when the response is done (with the trace and span ids when tracing is
+ * on). The line is written on the socket's close so a streamed response reports its real status
+ * and duration. Headers, query strings and bodies are never logged: they may hold credentials.
  */
 export function requestLog(logger: Logger): Middleware<HttpState> {
   return async (ctx, next) => {
@@ -14,6 +15,8 @@ export function requestLog(logger: Logger): Middleware<HttpState> {
     const log = logger.child({ requestId: ctx.state.requestId });
     ctx.state.log = log;
     const { method, path } = ctx;
+    // Taken now, inside the request's span: the close event fires outside it.
+    const trace = activeTraceFields();
     ctx.res.once('close', () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       const line = {
@@ -22,6 +25,7 @@ export function requestLog(logger: Logger): Middleware<HttpState> {
         status: ctx.res.statusCode,
         durationMs: Math.round(durationMs * 1000) / 1000,
         ...(ctx.res.writableFinished ? {} : { aborted: true }),
+        ...trace,
       };
       log.info(line, 'http.request');
     });

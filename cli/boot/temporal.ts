@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/client';
 import { provideTemporal, type TemporalEndpoint } from '../../worker/temporal/provide-temporal.js';
 import type { CairnContext } from './context.js';
 import type { Lifecycle } from './lifecycle.js';
@@ -44,8 +44,14 @@ export function externalTemporal(context: CairnContext): { address: string; name
 export async function connectClient(
   endpoint: { address: string; namespace: string },
   lifecycle: Lifecycle,
+  /** Tracing's, when it is on: each start and signal continues the caller's trace. */
+  workflowInterceptors: WorkflowClientInterceptor[] = [],
 ): Promise<Client> {
   const connection = await Connection.connect({ address: endpoint.address });
   lifecycle.add('temporal client', () => connection.close());
-  return new Client({ connection, namespace: endpoint.namespace });
+  return new Client({
+    connection,
+    namespace: endpoint.namespace,
+    interceptors: { workflow: workflowInterceptors },
+  });
 }

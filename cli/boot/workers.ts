@@ -5,6 +5,7 @@ export { temporalSdkMetricsUrl } from '../../worker/runtime.js';
 import { freePort } from '../../worker/temporal/ports.js';
 import { loadWorkflowBundle } from '../../worker/workflow-bundle.js';
 import { createWorkers, type WorkerSet } from '../../worker/create-workers.js';
+import type { StartedTracing } from '../../infra/telemetry/start-tracing.js';
 import { startTurnSweeper } from '../../worker/turn-sweeper.js';
 import { startRunReconciler } from '../../worker/run-reconciler.js';
 import { ensureCleanupSchedule } from '../../services/cleanup/cleanup-schedule.js';
@@ -24,13 +25,20 @@ export async function startWorkers(
   db: Database,
   lifecycle: Lifecycle,
   onFatal: (error: unknown) => void,
+  tracing?: StartedTracing,
 ): Promise<WorkerSet> {
   installTemporalRuntime(context.logger, { metricsPort: await freePort() });
   // Before this worker takes any task: what dead workers of this host left running goes first.
   await sweepDeadWorkers({ knex: db.knex, logger: context.logger });
   const connection = await NativeConnection.connect({ address: endpoint.address });
   lifecycle.add('worker connection', () => connection.close());
-  const bundle = await loadWorkflowBundle(context.layout.cache, context.logger);
+  // Tracing's workflow interceptors are bundled only when it is on (docs/architecture.md says why).
+  const traced = tracing ? await import('../../worker/tracing.js') : undefined;
+  const bundle = await loadWorkflowBundle(
+    context.layout.cache,
+    context.logger,
+    traced ? [traced.TRACING_WORKFLOW_INTERCEPTORS] : [],
+  );
   const workers = await createWorkers({
     connection,
     namespace: endpoint.namespace,
@@ -38,6 +46,7 @@ export async function startWorkers(
     workflowBundle: bundle,
     maxConcurrentAssistantSessions: context.config.effective.concurrency.maxConversations,
     dependencies: activityDependencies(context, db),
+    tracing: traced && tracing ? traced.workerTracing(tracing) : undefined,
   });
   const running = workers.run().catch((error) => {
     context.logger.fatal({ event: 'worker.failed', err: error }, 'worker stopped unexpectedly');

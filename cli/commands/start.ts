@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { Client } from '@temporalio/client';
 import { createContext, type CairnContext } from '../boot/context.js';
 import { Lifecycle } from '../boot/lifecycle.js';
+import { startTracingIfSet, tracingClientInterceptors } from '../boot/tracing.js';
 import { markHomeInUse } from '../../infra/files/home-users.js';
 import { CLAUDE_AS_ROOT_FIX, claudeRefusesRoot } from '../../infra/assistants/claude-root-guard.js';
 
@@ -29,15 +30,17 @@ export async function runRole(role: Role): Promise<void> {
   process.on('uncaughtException', fatal);
   process.on('unhandledRejection', fatal);
   try {
+    // Before anything that makes spans: the Temporal client and workers take it from here.
+    const tracing = await startTracingIfSet(context, role, lifecycle);
     // The embedded Temporal server is the slowest part and mostly waits on its own process, so it
     // starts first; the migrations and the loading of the worker and HTTP code run meanwhile.
     const [temporal, db, parts] = await allStarted([
-      temporalReady(role, context, lifecycle),
+      temporalReady(role, context, lifecycle, tracing !== undefined),
       openDatabase(context, lifecycle),
       loadParts(role),
     ]);
     if (parts.workers) {
-      await parts.workers.startWorkers(context, temporal.endpoint, db, lifecycle, fatal);
+      await parts.workers.startWorkers(context, temporal.endpoint, db, lifecycle, fatal, tracing);
       await parts.workers.startBackgroundJobs(
         context,
         temporal.client,
@@ -77,10 +80,12 @@ async function temporalReady(
   role: Role,
   context: CairnContext,
   lifecycle: Lifecycle,
+  traced: boolean,
 ): Promise<{ endpoint: Endpoint; client: Client }> {
   const { startTemporal, externalTemporal, connectClient } = await import('../boot/temporal.js');
   const endpoint = role === 'all' ? await startTemporal(context, lifecycle) : externalTemporal(context);
-  return { endpoint, client: await connectClient(endpoint, lifecycle) };
+  const interceptors = traced ? await tracingClientInterceptors() : [];
+  return { endpoint, client: await connectClient(endpoint, lifecycle, interceptors) };
 }
 
 async function openDatabase(context: CairnContext, lifecycle: Lifecycle) {

@@ -4,6 +4,7 @@ import type { Logger } from '../../config/logger.js';
 import { ClaudeProvider } from './claude.js';
 import { CodexProvider } from './codex.js';
 import { warnIfNestedOnce, type NestedSessionWarner } from './nested-session-warning.js';
+import { tracedProvider } from './traced-provider.js';
 import type { AssistantName, AssistantProvider } from './types.js';
 
 export interface AssistantProviderDeps {
@@ -21,20 +22,24 @@ export function createAssistantProvider(name: AssistantName, deps: AssistantProv
   const processEnv = deps.processEnv ?? process.env;
   const { environment, logger } = deps;
   if (name === 'codex') {
-    return new CodexProvider({
+    return tracedProvider(
+      new CodexProvider({
+        environment,
+        logger,
+        processEnv,
+        home: deps.home,
+        settings: deps.config.assistants.codex,
+      }),
+    );
+  }
+  const warnNested = deps.warnNested ?? warnIfNestedOnce;
+  return tracedProvider(
+    new ClaudeProvider({
       environment,
       logger,
       processEnv,
-      home: deps.home,
-      settings: deps.config.assistants.codex,
-    });
-  }
-  const warnNested = deps.warnNested ?? warnIfNestedOnce;
-  return new ClaudeProvider({
-    environment,
-    logger,
-    processEnv,
-    warnNested,
-    settings: deps.config.assistants.claude,
-  });
+      warnNested,
+      settings: deps.config.assistants.claude,
+    }),
+  );
 }

@@ -1,6 +1,7 @@
 // Every chat platform answers "too many requests" with how long to wait (Telegram's and Discord's
 // retry_after, Slack's Retry-After). A refused call was not delivered, so waiting and calling
 // again delivers it once.
+import { withSpan } from '../../config/tracing.js';
 
 /** Waits longer than this are not waited out here: the activity fails and Temporal retries later. */
 const MAX_WAIT_MS = 60_000;
@@ -22,17 +23,30 @@ export const retryAfterOf: RateLimitReader = (error) => {
   return undefined;
 };
 
+/**
+ * Every call to a chat platform's or code host's API goes through here, so here it becomes a
+ * client span (`platform call`, or the name given) when tracing is on, waits included.
+ */
 export async function waitOutRateLimits<T>(
   call: () => Promise<T>,
   readWait: RateLimitReader = retryAfterOf,
+  spanName = 'platform call',
 ): Promise<T> {
-  for (let waits = 0; ; waits++) {
-    try {
-      return await call();
-    } catch (error) {
-      const waitMs = readWait(error);
-      if (waitMs === undefined || waits >= MAX_WAITS || waitMs > MAX_WAIT_MS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, waitMs));
-    }
-  }
+  return withSpan(
+    spanName,
+    {},
+    async (span) => {
+      for (let waits = 0; ; waits++) {
+        try {
+          return await call();
+        } catch (error) {
+          const waitMs = readWait(error);
+          if (waitMs === undefined || waits >= MAX_WAITS || waitMs > MAX_WAIT_MS) throw error;
+          span?.setAttribute('cairn.rate_limit_waits', waits + 1);
+          await new Promise((resolve) => setTimeout(resolve, waitMs));
+        }
+      }
+    },
+    'client',
+  );
 }

@@ -1,3 +1,4 @@
+import { withSpan } from '../../config/tracing.js';
 import { scrubCredentials } from './credentials.js';
 import { runInProcessGroup, type ProcessRunEnd } from '../processes/run-process-group.js';
 
@@ -102,6 +103,22 @@ function failureDetail(end: ProcessRunEnd, timeoutMs: number): string {
  * Resolves with git's stdout, untrimmed.
  */
 export async function runGit(args: readonly string[], options: RunGitOptions): Promise<string> {
+  return withSpan(`git ${subcommand(args)}`, { 'process.executable.name': 'git' }, () =>
+    runGitOnce(args, options),
+  );
+}
+
+/** The git command run (`clone`, `worktree`), for the span's name: the first word after the options. */
+function subcommand(args: readonly string[]): string {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '-c' || arg === '-C') i++;
+    else if (!arg.startsWith('-')) return arg;
+  }
+  return 'command';
+}
+
+async function runGitOnce(args: readonly string[], options: RunGitOptions): Promise<string> {
   const secrets = configValues(args);
   const scrub = (text: string): string => {
     const clean = scrubCredentials(text, secrets);

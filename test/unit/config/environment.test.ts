@@ -86,6 +86,15 @@ describe('config/environment', () => {
           uiPort: undefined,
           uiUrl: undefined,
         },
+        tracing: {
+          endpoint: undefined,
+          tracesEndpoint: undefined,
+          protocol: 'http/protobuf',
+          headers: undefined,
+          serviceName: undefined,
+          sampler: undefined,
+          samplerArg: undefined,
+        },
         server: {
           databaseUrl: undefined,
           host: '127.0.0.1',
@@ -327,6 +336,13 @@ describe('config/environment', () => {
         'TEMPORAL_UI_PORT',
         'TEMPORAL_UI_URL',
         'CAIRN_TOOL_CACHE',
+        'OTEL_EXPORTER_OTLP_ENDPOINT',
+        'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+        'OTEL_EXPORTER_OTLP_PROTOCOL',
+        'OTEL_EXPORTER_OTLP_HEADERS',
+        'OTEL_SERVICE_NAME',
+        'OTEL_TRACES_SAMPLER',
+        'OTEL_TRACES_SAMPLER_ARG',
       ];
       expect(rows.map((row) => row.name)).to.have.members(expected);
       expect(new Set(rows.map((row) => row.name)).size).to.equal(rows.length);

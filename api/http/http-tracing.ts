@@ -1,0 +1,42 @@
+import type { Middleware } from 'koa';
+import { tracingHooks } from '../../config/tracing.js';
+import type { HttpState } from './route.js';
+
+/**
+ * One server span per request when tracing is on, named by the route template (`POST
+ * /api/workflows/:name/run`), never the raw path, and active while the request is handled, so
+ * the workflows it starts and the log lines it writes join its trace. An incoming `traceparent`
+ * is continued. The span ends when the response does (a stream: when it closes).
+ */
+export function httpTracing(): Middleware<HttpState> {
+  return async (ctx, next) => {
+    const hooks = tracingHooks();
+    if (!hooks) return next();
+    const { api, tracer } = hooks;
+    const parent = api.propagation.extract(api.ROOT_CONTEXT, ctx.headers);
+    const span = tracer.startSpan(
+      ctx.method,
+      {
+        kind: api.SpanKind.SERVER,
+        attributes: {
+          'http.request.method': ctx.method,
+          'url.path': ctx.path,
+          'cairn.request_id': ctx.state.requestId,
+        },
+      },
+      parent,
+    );
+    ctx.res.once('close', () => {
+      const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+      if (typeof matched === 'string') {
+        span.updateName(`${ctx.method} ${matched}`);
+        span.setAttribute('http.route', matched);
+      }
+      const status = ctx.res.statusCode;
+      span.setAttribute('http.response.status_code', status);
+      if (status >= 500) span.setStatus({ code: api.SpanStatusCode.ERROR });
+      span.end();
+    });
+    await api.context.with(api.trace.setSpan(parent, span), next);
+  };
+}

@@ -6,6 +6,14 @@ export const ASSISTANT_NAMES = ['claude', 'codex'] as const;
 export const STREAMING_MODES = ['stream', 'batch'] as const;
 export const DEFAULT_BOT_DISPLAY_NAME = 'Cairn';
 export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+export const TRACE_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
 
 const PORT_RANGE = { min: 1, max: 65535 };
 

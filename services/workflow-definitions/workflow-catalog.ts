@@ -1,6 +1,8 @@
+import { isDeepStrictEqual } from 'node:util';
+import { parseYamlMapping, readYamlText, UnusableYaml } from '../../config/safe-yaml.js';
 import { ServiceError } from '../service-error.js';
 import type { ServiceContext } from '../context.js';
-import { checkDefinition, type WorkflowEntry } from './definition-files.js';
+import { checkDefinition, MAX_DEFINITION_BYTES, type WorkflowEntry } from './definition-files.js';
 import { discoverWorkflows, findWorkflow, type DiscoveredWorkflows } from './discover-workflows.js';
 import { workflowScope } from './discovery-scope.js';
 import { projectDirectory } from './project-directory.js';
@@ -38,6 +40,11 @@ export async function getWorkflow(
   return entry;
 }
 
+/** The file a workflow was read from, as written (comments included), for an editor. */
+export function workflowText(entry: WorkflowEntry): string | undefined {
+  return readYamlText(entry.path, MAX_DEFINITION_BYTES);
+}
+
 /** Checks a definition without saving it. */
 export function validateWorkflow(definition: unknown): { valid: true } | { valid: false; errors: string[] } {
   const checked = checkDefinition(definition);
@@ -49,7 +56,7 @@ const RESERVED_WORKFLOW_NAMES = new Set(['runs']);
 
 export async function saveWorkflow(
   context: ServiceContext,
-  input: { name: string; cwd: string; definition: unknown },
+  input: { name: string; cwd: string; definition: unknown; text?: string },
 ): Promise<{ entry: WorkflowEntry; replaced: boolean }> {
   // /api/workflows/runs lists runs: a workflow of that name could be saved but never read back.
   if (RESERVED_WORKFLOW_NAMES.has(input.name)) {
@@ -65,9 +72,27 @@ export async function saveWorkflow(
   if (checked.definition.name !== input.name) {
     throw invalidDefinition([`name: "${checked.definition.name}" does not match the path's "${input.name}"`]);
   }
+  if (input.text !== undefined) checkTextMatches(input.text, input.definition);
   return storeCall(() =>
-    saveProjectWorkflow(directory.path, input.name, input.definition as Record<string, unknown>),
+    saveProjectWorkflow(directory.path, input.name, input.definition as Record<string, unknown>, input.text),
   );
+}
+
+/** Text saved verbatim must say exactly what the validated definition says. */
+function checkTextMatches(text: string, definition: unknown): void {
+  const refuse = (message: string) =>
+    ServiceError.invalid('workflow_text_mismatch', `text ${message}`, [{ path: '/body/text', message }]);
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = parseYamlMapping(text);
+  } catch (error) {
+    if (error instanceof UnusableYaml) throw refuse(error.message);
+    throw error;
+  }
+  // Through JSON, as the definition came: YAML-only values (like a -0) compare as JSON has them.
+  if (!isDeepStrictEqual(JSON.parse(JSON.stringify(parsed)), definition)) {
+    throw refuse('does not parse to the definition sent with it');
+  }
 }
 
 /** The store's refusals as the API's: a link out of the checkout is 403, the others 409. */

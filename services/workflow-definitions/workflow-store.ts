@@ -51,6 +51,7 @@ export async function saveProjectWorkflow(
   cwd: string,
   name: string,
   definition: Record<string, unknown>,
+  text?: string,
 ): Promise<{ entry: WorkflowEntry; replaced: boolean }> {
   const folder = workflowsFolder(cwd);
   const existing = (await projectDefinitions(cwd)).entries.find((entry) => entry.name === name);
@@ -64,8 +65,9 @@ export async function saveProjectWorkflow(
   // A new file of its own (never an existing one, nor a link), renamed over the target: the
   // rename replaces a link at the target instead of writing through it.
   const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
-  const text = `# Saved by Cairn\n${YAML.stringify(definition, { aliasDuplicateObjects: false })}`;
-  await writeFile(temporary, text, { mode: 0o644, flag: 'wx' });
+  // The editor's own text keeps its comments and layout; a definition alone is written out.
+  const content = text ?? `# Saved by Cairn\n${YAML.stringify(definition, { aliasDuplicateObjects: false })}`;
+  await writeFile(temporary, content, { mode: 0o644, flag: 'wx' });
   try {
     await rename(temporary, path);
   } catch (error) {

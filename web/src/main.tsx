@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -12,6 +12,11 @@ import { RunPage } from './runs/RunPage';
 import { CodebasesPage } from './codebases/CodebasesPage';
 import { SettingsPage } from './settings/SettingsPage';
 import './styles.css';
+
+// The workflow pages carry the YAML parser and the editor: loaded when first opened.
+const WorkflowListPage = lazy(() => import('./workflows/WorkflowListPage'));
+const WorkflowEditorPage = lazy(() => import('./workflows/WorkflowEditorPage'));
+const later = (page: ReactNode) => <Suspense fallback={<p className="muted">Loading…</p>}>{page}</Suspense>;
 
 const queries = new QueryClient({
   defaultOptions: {
@@ -32,6 +37,9 @@ const router = createBrowserRouter([
       { path: 'conversations/:id', element: <ConversationPage /> },
       { path: 'runs', element: <RunList /> },
       { path: 'runs/:runId', element: <RunPage /> },
+      { path: 'workflows', element: later(<WorkflowListPage />) },
+      { path: 'workflows/:name', element: later(<WorkflowEditorPage />) },
+      { path: 'new-workflow', element: later(<WorkflowEditorPage />) },
       { path: 'codebases', element: <CodebasesPage /> },
       { path: 'settings', element: <SettingsPage /> },
       { path: '*', element: <NotFound /> },

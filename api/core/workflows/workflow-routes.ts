@@ -19,6 +19,7 @@ import {
   listWorkflows,
   saveWorkflow,
   validateWorkflow,
+  workflowText,
 } from '../../../services/workflow-definitions/workflow-catalog.js';
 
 /** Names become file names: letters, digits, `.`, `_`, `-`, no `..`, no slashes. */
@@ -42,7 +43,19 @@ export const WorkflowList = StrictObject({
   ),
 });
 
-export const workflowSchemas = { WorkflowLookup, WorkflowList };
+/** One workflow for an editor: the lookup and the file's text, comments included. */
+export const WorkflowDocument = StrictObject({
+  workflow: AnyObject({ description: 'the definition as written' }),
+  filename: Type.String(),
+  source: ItemSource,
+  text: Type.Optional(
+    Type.String({
+      description: "the file's YAML text as written, comments included (absent when unreadable)",
+    }),
+  ),
+});
+
+export const workflowSchemas = { WorkflowLookup, WorkflowList, WorkflowDocument };
 
 const nameParams = StrictObject({
   name: Type.String({ pattern: ITEM_NAME_PATTERN, description: 'the workflow name' }),
@@ -53,8 +66,17 @@ const cwd = Type.String({
   description: 'a registered codebase checkout or worktree',
 });
 const cwdQuery = StrictObject({ cwd: Type.Optional(cwd) });
-const definitionBody = StrictObject({
-  definition: Type.Unknown({ description: 'the workflow definition (see docs/workflow-format.md)' }),
+const definition = Type.Unknown({ description: 'the workflow definition (see docs/workflow-format.md)' });
+const definitionBody = StrictObject({ definition });
+const saveBody = StrictObject({
+  definition,
+  text: Type.Optional(
+    Type.String({
+      maxLength: 256 * 1024,
+      description:
+        'the YAML text to write as is (comments and layout kept); it must parse to `definition`. Without it the definition is written out as YAML',
+    }),
+  ),
 });
 const lookupRef = ComponentRef('WorkflowLookup', WorkflowLookup);
 
@@ -110,10 +132,14 @@ export function workflowDefinitionRoutes(deps: ServiceContext): RouteDefinition[
       tags: ['workflows'],
       params: nameParams,
       query: cwdQuery,
-      responses: { 200: { description: 'the workflow', schema: lookupRef } },
-      handler: async ({ params, query }) => ({
-        body: lookupView(await getWorkflow(deps, params.name, query.cwd)),
-      }),
+      responses: {
+        200: { description: 'the workflow', schema: ComponentRef('WorkflowDocument', WorkflowDocument) },
+      },
+      handler: async ({ params, query }) => {
+        const entry = await getWorkflow(deps, params.name, query.cwd);
+        const text = workflowText(entry);
+        return { body: { ...lookupView(entry), ...(text !== undefined && { text }) } };
+      },
     }),
     defineRoute({
       method: 'PUT',
@@ -123,7 +149,7 @@ export function workflowDefinitionRoutes(deps: ServiceContext): RouteDefinition[
       tags: ['workflows'],
       params: nameParams,
       query: StrictObject({ cwd }),
-      body: definitionBody,
+      body: saveBody,
       responses: {
         200: { description: 'replaced', schema: lookupRef },
         201: { description: 'created', schema: lookupRef },
@@ -133,6 +159,7 @@ export function workflowDefinitionRoutes(deps: ServiceContext): RouteDefinition[
           name: params.name,
           cwd: query.cwd,
           definition: body.definition,
+          ...(body.text !== undefined && { text: body.text }),
         });
         return { status: saved.replaced ? 200 : 201, body: lookupView(saved.entry) };
       },

@@ -231,6 +231,40 @@ for (const kind of databaseKinds()) {
       expect(existsSync(join(repo.path, '.cairn', 'workflows', 'runs.yaml'))).to.equal(false);
     });
 
+    it("keeps an editor's text as written, comments included, when it says what the definition says", async () => {
+      mkdirSync(join(repo.path, '.cairn', 'workflows'), { recursive: true });
+      const path = `/api/workflows/greet?${cwd()}`;
+      const text = [
+        '# Greets whoever is named',
+        'name: greet',
+        'description: the greet workflow',
+        'nodes:',
+        '  - id: only # the one step',
+        '    prompt: Say hello to $ARGUMENTS',
+        '',
+      ].join('\n');
+      const saved = await call<Lookup>('PUT', path, { definition: SIMPLE('greet'), text });
+      expect(saved.status).to.equal(201);
+      expect(readFileSync(join(repo.path, '.cairn', 'workflows', 'greet.yaml'), 'utf8')).to.equal(text);
+      const read = await call<Lookup & { text?: string }>('GET', path);
+      expect(read.body.text).to.equal(text);
+      expect(read.body.workflow.name).to.equal('greet');
+      const bundled = await call<Lookup & { text?: string }>('GET', '/api/workflows/assist');
+      expect(bundled.body.text).to.match(/^name: assist$/m);
+
+      const mismatch = await call<Problem>('PUT', path, {
+        definition: SIMPLE('greet'),
+        text: text.replace('Say hello', 'Say goodbye'),
+      });
+      expect(mismatch.status).to.equal(400);
+      expect(mismatch.body.code).to.equal('workflow_text_mismatch');
+      expect(mismatch.body.errors?.[0]?.path).to.equal('/body/text');
+      const broken = await call<Problem>('PUT', path, { definition: SIMPLE('greet'), text: 'name: [greet' });
+      expect(broken.status).to.equal(400);
+      expect(broken.body.errors?.[0]?.path).to.equal('/body/text');
+      expect(readFileSync(join(repo.path, '.cairn', 'workflows', 'greet.yaml'), 'utf8')).to.equal(text);
+    });
+
     it('refuses unsafe names', async () => {
       for (const name of [
         'a..b',

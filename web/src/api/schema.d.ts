@@ -1039,6 +1039,15 @@ export interface components {
                 error: string;
             }[];
         };
+        WorkflowDocument: {
+            /** @description the definition as written */
+            workflow: Record<string, never>;
+            filename: string;
+            /** @enum {string} */
+            source: "bundled" | "project";
+            /** @description the file's YAML text as written, comments included (absent when unreadable) */
+            text?: string;
+        };
         WorkflowRun: {
             runId: string;
             workflowName: string;
@@ -3112,7 +3121,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WorkflowLookup"];
+                    "application/json": components["schemas"]["WorkflowDocument"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3140,6 +3149,8 @@ export interface operations {
                 "application/json": {
                     /** @description the workflow definition (see docs/workflow-format.md) */
                     definition: unknown;
+                    /** @description the YAML text to write as is (comments and layout kept); it must parse to `definition`. Without it the definition is written out as YAML */
+                    text?: string;
                 };
             };
         };

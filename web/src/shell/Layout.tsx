@@ -85,6 +85,7 @@ export function Layout() {
               </span>
             )}
           </NavLink>
+          <NavLink to="/workflows">Workflows</NavLink>
           <NavLink to="/codebases">Codebases</NavLink>
           <NavLink to="/settings">Settings</NavLink>
         </nav>

@@ -271,6 +271,12 @@ describe('the web dashboard in a real browser', function () {
             await tab.getByRole('button', { name: 'Show the changes' }).click();
             await tab.locator('[data-file="two.txt"][data-status=added]').waitFor();
             await tab.locator('[data-file="wide.txt"] .diff-line.added').waitFor();
+            // The timeline: a bar per node, and the events opened by keyboard.
+            await tab.locator('[data-timeline-node=c][data-outcome=completed]').waitFor();
+            expect(await tab.locator('.gantt-row').count()).to.equal(3);
+            await tab.locator('.timeline-events summary').focus();
+            await tab.keyboard.press('Enter');
+            await tab.getByRole('list', { name: 'Events of the run' }).getByText('run completed').waitFor();
           }
           if (name === 'conversation') await tab.locator('.bubble.assistant').first().waitFor();
           expect(await horizontalOverflow(tab), `${name} at ${width}`).to.equal(0);

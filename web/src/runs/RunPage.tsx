@@ -20,6 +20,7 @@ import {
 } from './run-model';
 import { NodeList } from './NodeList';
 import { RunChanges } from './RunChanges';
+import { RunTimeline } from './RunTimeline';
 import './run-page.css';
 
 // The graph library and its layout engine are a chunk of their own, fetched when a run is opened.
@@ -81,11 +82,15 @@ export function RunPage() {
   const run = detail.data?.run;
   const definition = useDefinition(run?.workflowName, run?.codebaseId);
   const definitionNodes = (definition.data?.workflow as { nodes?: DefinitionNode[] } | undefined)?.nodes;
-  const model = useMemo(() => {
-    const empty = emptyRunModel(runId, run?.workflowName ?? '', definitionNodes);
-    const all = [...(detail.data?.events ?? []), ...live].sort((a, b) => a.id - b.id);
-    return applyRunEvents(empty, all);
-  }, [runId, run?.workflowName, definitionNodes, detail.data?.events, live]);
+  // The history and the live events, in order, each once (a live event may repeat a listed one).
+  const events = useMemo(() => {
+    const byId = new Map([...(detail.data?.events ?? []), ...live].map((event) => [event.id, event]));
+    return [...byId.values()].sort((a, b) => a.id - b.id);
+  }, [detail.data?.events, live]);
+  const model = useMemo(
+    () => applyRunEvents(emptyRunModel(runId, run?.workflowName ?? '', definitionNodes), events),
+    [runId, run?.workflowName, definitionNodes, events],
+  );
 
   if (isNotFound(detail.error)) return <NotFound what="run" />;
   if (detail.isError) return <ErrorNote error={detail.error} retry={() => void detail.refetch()} />;
@@ -190,6 +195,8 @@ export function RunPage() {
       </Suspense>
       <h2>Nodes</h2>
       <NodeList nodes={model.nodes} />
+      <h2>Timeline</h2>
+      <RunTimeline events={events} startedAt={run.startedAt ?? run.createdAt} live={isLive(run.status)} />
       {run.codebaseId && (
         <>
           <h2>Changes</h2>

@@ -318,6 +318,7 @@ describe('Idempotency-Key on the core API', () => {
     expect(honouring.map((operation) => operation.operationId).sort()).to.deep.equal([
       'createConversation',
       'registerCodebase',
+      'rerunWorkflowRun',
       'runChatCommand',
       'sendMessage',
       'startRun',

@@ -19,6 +19,14 @@ export class SqlConditions {
     return this.add(`${column} in (${values.map(() => '?').join(', ')})`, ...values);
   }
 
+  /**
+   * `expression` contains `text`, ignoring case, with the text's own `%`, `_` and `\` taken
+   * literally (the same on SQLite and Postgres).
+   */
+  contains(expression: string, text: string): this {
+    return this.add(`lower(${expression}) like ? escape '\\'`, containsPattern(text));
+  }
+
   /** ` where a and b`, or nothing when no clause was added. */
   get where(): string {
     return this.clauses.length > 0 ? ` where ${this.clauses.join(' and ')}` : '';
@@ -33,4 +41,9 @@ export class SqlConditions {
 export function limitClause(limit: number): string {
   if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`not a row limit: ${limit}`);
   return ` limit ${limit}`;
+}
+
+/** A LIKE pattern matching any text that contains `text` (lower-cased, its wildcards escaped). */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }

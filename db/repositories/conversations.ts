@@ -115,6 +115,8 @@ export interface ConversationPosition {
 export interface ConversationFilter {
   codebaseId?: string;
   includeDeleted?: boolean;
+  /** Only conversations whose title contains this text, ignoring case. */
+  titleContains?: string;
   /** Keyset: conversations strictly after this position in the list's order. */
   after?: ConversationPosition;
   limit?: number;
@@ -125,6 +127,7 @@ function listTail(filter: ConversationFilter): { sql: string; params: unknown[] 
   const conditions = new SqlConditions();
   if (filter.codebaseId) conditions.add('codebase_id = ?', filter.codebaseId);
   if (!filter.includeDeleted) conditions.add('deleted_at is null');
+  if (filter.titleContains) conditions.contains("coalesce(title, '')", filter.titleContains);
   if (filter.after) {
     const { lastActivityAt, id } = filter.after;
     conditions.add(

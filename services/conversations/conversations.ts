@@ -61,6 +61,8 @@ export async function createConversation(
 export interface ConversationListRequest {
   codebaseId?: string;
   includeDeleted?: boolean;
+  /** Only conversations whose title contains this text, ignoring case. */
+  titleContains?: string;
   /** Continue after this position (from the previous page's `next`). */
   after?: ConversationPosition;
   limit: number;

@@ -51,13 +51,21 @@ export function conversationRoutes(context: ServiceContext): RouteDefinition[] {
       summary: 'Conversations, most recently active first',
       description:
         `At most \`limit\` conversations (default ${LIST_PAGE.default}). When more follow, the response carries ` +
-        '`Link: <...>; rel="next"`: follow it (or pass its `cursor`) for the next page. A conversation active ' +
+        '`Link: <...>; rel="next"`: follow it (or pass its `cursor`) for the next page; it keeps the filters. A conversation active ' +
         'while you page moves to the front of the list, where the first page shows it.',
       tags: ['conversations'],
       query: StrictObject({
         codebase_id: Type.Optional(codebaseIdField),
         include_deleted: Type.Optional(
           Type.Boolean({ default: false, description: 'include soft-deleted conversations' }),
+        ),
+        q: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: 200,
+            description:
+              'only conversations whose title contains this text, ignoring case (`%` and `_` match themselves)',
+          }),
         ),
         limit: Type.Optional(listLimit),
         cursor: listCursor,
@@ -76,6 +84,7 @@ export function conversationRoutes(context: ServiceContext): RouteDefinition[] {
           {
             codebaseId: query.codebase_id,
             includeDeleted: query.include_deleted,
+            titleContains: query.q,
             after: positionOf(query.cursor),
             limit,
           },

@@ -341,7 +341,7 @@ export interface paths {
         };
         /**
          * Conversations, most recently active first
-         * @description At most `limit` conversations (default 50). When more follow, the response carries `Link: <...>; rel="next"`: follow it (or pass its `cursor`) for the next page. A conversation active while you page moves to the front of the list, where the first page shows it.
+         * @description At most `limit` conversations (default 50). When more follow, the response carries `Link: <...>; rel="next"`: follow it (or pass its `cursor`) for the next page; it keeps the filters. A conversation active while you page moves to the front of the list, where the first page shows it.
          */
         get: operations["listConversations"];
         put?: never;
@@ -2146,6 +2146,8 @@ export interface operations {
                 codebase_id?: string;
                 /** @description include soft-deleted conversations */
                 include_deleted?: boolean;
+                /** @description only conversations whose title contains this text, ignoring case (`%` and `_` match themselves) */
+                q?: string;
                 /** @description Page size. */
                 limit?: number;
                 /** @description Opaque cursor from the previous page (nextCursor). */

@@ -189,15 +189,9 @@ describe('the workflow pages in a real browser', function () {
 
   /** Waits until the graph beside the text draws exactly these nodes. */
   async function expectGraph(ids: string[]) {
-    await page.waitForFunction(
-      (expected) =>
-        JSON.stringify(
-          [...document.querySelectorAll('[data-testid=workflow-graph] .graph-node')].map(
-            (node) => node.getAttribute('data-id') ?? '',
-          ),
-        ) === JSON.stringify(expected),
-      ids,
-    );
+    const drawn = `JSON.stringify([...document.querySelectorAll('[data-testid=workflow-graph] .graph-node')]
+      .map((node) => node.getAttribute('data-id') ?? ''))`;
+    await page.waitForFunction(`${drawn} === ${JSON.stringify(JSON.stringify(ids))}`);
     expect(await graphNodes().count()).to.equal(ids.length);
   }
 });

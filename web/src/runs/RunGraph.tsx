@@ -1,92 +1,20 @@
-// The run's DAG, drawn with @xyflow/react and laid out by elkjs. Loaded as a chunk of its own
-// (RunPage imports it lazily): the first page does not carry the graph code.
-import { useEffect, useMemo, useState } from 'react';
-import { Background, Controls, ReactFlow, type Edge, type Node } from '@xyflow/react';
-import ELK from 'elkjs/lib/elk.bundled.js';
-import '@xyflow/react/dist/style.css';
+// The run's DAG, its nodes coloured by state as the run goes (a chunk of its own: RunPage
+// imports it lazily).
+import { useMemo } from 'react';
+import DagGraph, { type DagNode } from '../graph/DagGraph';
 import type { NodeDetail } from './run-model';
 
-const elk = new ELK();
-const WIDTH = 150;
-const HEIGHT = 44;
-
-type Positions = Map<string, { x: number; y: number }>;
-
-/** Layered layout, top to bottom; only the shape (ids and edges) decides it, not the states. */
-async function layout(nodes: NodeDetail[]): Promise<Positions> {
-  const ids = new Set(nodes.map((node) => node.id));
-  const graph = await elk.layout({
-    id: 'run',
-    layoutOptions: {
-      'elk.algorithm': 'layered',
-      'elk.direction': 'DOWN',
-      'elk.spacing.nodeNode': '24',
-      'elk.layered.spacing.nodeNodeBetweenLayers': '36',
-    },
-    children: nodes.map((node) => ({ id: node.id, width: WIDTH, height: HEIGHT })),
-    edges: nodes.flatMap((node) =>
-      node.dependsOn
-        .filter((from) => ids.has(from))
-        .map((from) => ({ id: `${from}->${node.id}`, sources: [from], targets: [node.id] })),
-    ),
-  });
-  return new Map((graph.children ?? []).map((child) => [child.id, { x: child.x ?? 0, y: child.y ?? 0 }]));
-}
-
 export default function RunGraph({ nodes }: { nodes: NodeDetail[] }) {
-  const shape = nodes.map((node) => `${node.id}<${node.dependsOn.join(',')}`).join(';');
-  const [positions, setPositions] = useState<Positions>();
-  useEffect(() => {
-    let current = true;
-    void layout(nodes).then((result) => current && setPositions(result));
-    return () => {
-      current = false;
-    };
-    // Laid out again only when the shape changes (`shape` stands for the nodes); a state change just recolours.
-  }, [shape]);
-
-  const flowNodes = useMemo<Node[]>(
+  const drawn = useMemo<DagNode[]>(
     () =>
       nodes.map((node) => ({
         id: node.id,
-        position: positions?.get(node.id) ?? { x: 0, y: 0 },
-        data: { label: `${node.id} · ${node.state}` },
-        className: `graph-node state-${node.state}`,
-        draggable: false,
-        connectable: false,
-        // Fixed sizes: a node given anew on each state change (this graph is not kept in
-        // onNodesChange) would otherwise lose its measurement and stay hidden until measured again.
-        width: WIDTH,
-        height: HEIGHT,
-        style: { width: WIDTH, height: HEIGHT },
+        dependsOn: node.dependsOn,
+        label: `${node.id} · ${node.state}`,
+        className: `state-${node.state}`,
         ariaLabel: `${node.id}: ${node.state}`,
       })),
-    [nodes, positions],
-  );
-  const edges = useMemo<Edge[]>(
-    () =>
-      nodes.flatMap((node) =>
-        node.dependsOn.map((from) => ({ id: `${from}->${node.id}`, source: from, target: node.id })),
-      ),
     [nodes],
   );
-  if (nodes.length === 0) return <div className="graph placeholder">No nodes to draw yet.</div>;
-  if (!positions) return <div className="graph placeholder">Drawing the graph…</div>;
-  return (
-    <div className="graph" data-testid="run-graph">
-      <ReactFlow
-        nodes={flowNodes}
-        edges={edges}
-        fitView
-        nodesDraggable={false}
-        nodesConnectable={false}
-        minZoom={0.3}
-        maxZoom={1}
-        colorMode="system"
-      >
-        <Background />
-        <Controls showInteractive={false} />
-      </ReactFlow>
-    </div>
-  );
+  return <DagGraph nodes={drawn} empty="No nodes to draw yet." testId="run-graph" />;
 }

@@ -2,7 +2,7 @@
 // added at the end of the definition's nodes (after the last one) without touching the rest of
 // the text's comments.
 import { isMap, isScalar, isSeq, parseDocument, YAMLSeq } from 'yaml';
-import type { NodeKind } from './definition-graph';
+import type { NodeKind } from './definition-graph.js';
 
 interface PaletteEntry {
   kind: NodeKind;

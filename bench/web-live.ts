@@ -1,0 +1,146 @@
+// The web page under live load, in Debian's Chromium against a real `cairn start` (SQLite,
+// embedded Temporal, the fake assistant):
+// - a finished run of 100 nodes (ten layers of ten): the time from the run's data arriving in the
+//   page to its 100 graph nodes drawn (elkjs layout and React Flow), and from navigation, cold
+//   cache each time, BENCH_RUNS (5) loads;
+// - an answer streamed at about 1,000 text deltas a second (the fake assistant's 8-character
+//   pieces 1 ms apart, BENCH_DELTAS (5000) of them), which the server coalesces before the page:
+//   the page's long tasks while it streams (PerformanceObserver 'longtask').
+// Targets (issue 14): 100 nodes drawn in under 200 ms; no task over 100 ms while streaming.
+import type { Page } from 'playwright-core';
+import { fakeAssistants } from '../test/support/fake-assistants.js';
+import { makeTempRepo } from '../test/support/git-repos.js';
+import { DESKTOP, ensureWebBuilt, launchBrowser } from '../test/support/browser.js';
+import { callJson, printFigures, round, stats, withStandaloneCairn } from './support.js';
+
+const runs = Number(process.env.BENCH_RUNS ?? 5);
+const deltas = Number(process.env.BENCH_DELTAS ?? 5000);
+const NODES = 100;
+const LAYER = 10;
+
+const hundredNodes = [
+  'name: hundred',
+  'description: ten layers of ten quick nodes',
+  'nodes:',
+  ...Array.from({ length: NODES }, (_, index) =>
+    [
+      `  - id: n${index}`,
+      ...(index >= LAYER ? [`    depends_on: [n${index - LAYER}]`] : []),
+      '    bash: "true"',
+    ].join('\n'),
+  ),
+  '',
+].join('\n');
+
+const post = <T>(base: string, path: string, body: unknown) => callJson<T>(base, 'POST', path, body);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function finishedHundredNodeRun(base: string, conversationId: string): Promise<string> {
+  const { runId } = await post<{ runId: string }>(base, '/api/workflows/hundred/run', {
+    message: 'draw me',
+    conversationId,
+  });
+  for (;;) {
+    const run = await callJson<{ status: string }>(base, 'GET', `/api/workflows/runs/${runId}`);
+    if (run.status === 'completed') return runId;
+    console.error(`[bench] waiting for the ${NODES}-node run: ${run.status}`);
+    if (['failed', 'cancelled', 'abandoned'].includes(run.status)) throw new Error(`the run ${run.status}`);
+    await sleep(5000);
+  }
+}
+
+/** Navigation → 100 nodes drawn, and the run's data in the page → 100 nodes drawn, in ms. */
+async function drawTimes(page: Page, base: string, runId: string) {
+  await page.goto(`${base}/runs/${runId}`);
+  const drawnAt = await (
+    await page.waitForFunction(
+      `document.querySelectorAll('.graph-node').length >= ${NODES} && performance.now()`,
+      undefined,
+      { polling: 'raf', timeout: 60_000 },
+    )
+  ).jsonValue();
+  const dataAt = await page.evaluate<number>(
+    `performance.getEntriesByType('resource')
+      .filter((entry) => entry.name.endsWith('/api/workflows/runs/${runId}'))
+      .map((entry) => entry.responseEnd)[0] ?? 0`,
+  );
+  return { fromNavigation: drawnAt as number, fromData: (drawnAt as number) - dataAt };
+}
+
+const OBSERVE_LONG_TASKS = `
+  window.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__longTasks.push(entry.duration);
+  }).observe({ type: 'longtask', buffered: true });
+`;
+
+ensureWebBuilt();
+const fakes = fakeAssistants();
+const repo = makeTempRepo({
+  files: { 'README.md': '# bench\n', '.cairn/workflows/hundred.yaml': hundredNodes },
+});
+try {
+  await withStandaloneCairn(fakes.env, async (base) => {
+    const codebase = await post<{ id: string }>(base, '/api/codebases', { path: repo.path, name: 'bench' });
+    const conversation = await post<{ platform_conversation_id: string }>(base, '/api/conversations', {
+      codebase_id: codebase.id,
+    });
+    const runId = await finishedHundredNodeRun(base, conversation.platform_conversation_id);
+    console.error(`[bench] the ${NODES}-node run ${runId} completed`);
+    const browser = await launchBrowser();
+    try {
+      const fromNavigation: number[] = [];
+      const fromData: number[] = [];
+      for (let run = 0; run < runs; run += 1) {
+        const context = await browser.newContext({ viewport: DESKTOP });
+        const times = await drawTimes(await context.newPage(), base, runId);
+        fromNavigation.push(times.fromNavigation);
+        fromData.push(times.fromData);
+        await context.close();
+      }
+
+      // The stream: the page open on the conversation before the answer starts.
+      const chat = await post<{ platform_conversation_id: string }>(base, '/api/conversations', {
+        title: 'stream bench',
+      });
+      const context = await browser.newContext({ viewport: DESKTOP });
+      await context.addInitScript(OBSERVE_LONG_TASKS);
+      const page = await context.newPage();
+      await page.goto(`${base}/conversations/${chat.platform_conversation_id}`);
+      await page.getByRole('textbox').first().waitFor();
+      const words = Array.from({ length: deltas }, (_, index) => `w${String(index).padStart(6, '0')}`);
+      const answer = words.join('');
+      await page.evaluate('window.__longTasks.length = 0');
+      const started = Date.now();
+      await post(base, `/api/conversations/${chat.platform_conversation_id}/message`, {
+        message: `[fake:slow 1]\n[fake:reply ${answer}]`,
+      });
+      await page.getByText(words.at(-1)!, { exact: false }).first().waitFor({ timeout: 120_000 });
+      const streamedMs = Date.now() - started;
+      console.error(`[bench] ${deltas} deltas streamed in ${streamedMs} ms`);
+      const longTasks = await page.evaluate<number[]>('window.__longTasks');
+      await context.close();
+
+      printFigures('web-live', {
+        command: `node bin/run-ts.mjs bench/web-live.ts (BENCH_RUNS=${runs}, BENCH_DELTAS=${deltas}), Chromium ${browser.version()}`,
+        hundredNodeRun: {
+          drawnAfterDataMs: stats(fromData),
+          drawnAfterNavigationMs: stats(fromNavigation),
+        },
+        stream: {
+          deltas,
+          streamedMs,
+          deltasPerSecond: round((deltas / streamedMs) * 1000),
+          longTasks: longTasks.length,
+          longestTaskMs: round(Math.max(0, ...longTasks)),
+        },
+        targets: { drawnAfterDataMs: 200, longestTaskMs: 100 },
+      });
+    } finally {
+      await browser.close();
+    }
+  });
+} finally {
+  repo.cleanup();
+  fakes.cleanup();
+}

@@ -170,6 +170,17 @@ export const ENVIRONMENT_TABLE = {
       description: "Address of GitHub's REST API (GitHub Enterprise Server: https://<host>/api/v3)",
       default: 'https://api.github.com',
     }),
+    appId: text('GITHUB_APP_ID', {
+      description:
+        'GitHub App ID (or client ID); with its private key Cairn acts as the App through installation tokens, over GITHUB_TOKEN',
+    }),
+    appPrivateKey: text('GITHUB_APP_PRIVATE_KEY', {
+      description: "The GitHub App's private key, PEM text (\\n escapes accepted)",
+      secret: true,
+    }),
+    appPrivateKeyPath: filePath('GITHUB_APP_PRIVATE_KEY_PATH', {
+      description: "File holding the GitHub App's private key (PEM), when GITHUB_APP_PRIVATE_KEY is unset",
+    }),
   },
   gitlab: {
     url: text('GITLAB_URL', { description: 'URL of a self-hosted GitLab instance' }),

@@ -5,6 +5,7 @@ import type { CodeHostWorkInput } from '../../domain/codehost/code-host-work.js'
 import { ChatDeliveryRefused } from '../../domain/chat/chat-messenger.js';
 import type { CodeHostClient } from '../../infra/codehost/code-host-client.js';
 import { codeHostClients } from '../../infra/codehost/code-host-clients.js';
+import { codeHostCredentialName, githubAppConfigured } from '../../config/code-host-auth.js';
 import { searchAttributesRegistered } from '../../infra/temporal/search-attributes.js';
 import type { ServiceContext } from '../../services/context.js';
 import { codeHostDoorServices } from '../../services/codehost/code-host-door.js';
@@ -44,11 +45,22 @@ export function createCodeHostActivities(deps: ServiceContext) {
     const client = await clients(input.platform);
     if (!client) {
       throw ApplicationFailure.nonRetryable(
-        `No ${input.platform === 'github' ? 'GITHUB_TOKEN' : 'GITLAB_TOKEN'} is set on this worker.`,
+        `No ${codeHostCredentialName(deps.environment, input.platform)} is set on this worker.`,
         'code_host_not_configured',
       );
     }
-    return { request: row.request as CodeHostRequest, client };
+    const request = row.request as CodeHostRequest;
+    await rememberInstallation(request);
+    return { request, client };
+  }
+
+  /** A webhook that came through a GitHub App says which installation holds the repository. */
+  async function rememberInstallation(request: CodeHostRequest): Promise<void> {
+    const installationId = request.repository.installationId;
+    if (request.platform !== 'github' || installationId === undefined) return;
+    if (!githubAppConfigured(deps.environment)) return;
+    const { githubAppFor } = await import('../../infra/codehost/github-app.js');
+    githubAppFor(deps.environment)?.rememberInstallation(request.repository.path, installationId);
   }
 
   async function temporalAccess() {

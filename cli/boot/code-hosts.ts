@@ -5,6 +5,7 @@ import { codeHostWorkStarter, startCodeHostSweep } from '../../services/codehost
 import type { ServiceContext } from '../../services/context.js';
 import { CodeHostMonitor } from '../../services/codehost/code-host-monitor.js';
 import type { Lifecycle } from './lifecycle.js';
+import { codeHostAuthConfigured } from '../../config/code-host-auth.js';
 
 const VARIABLES = {
   github: { secret: 'WEBHOOK_SECRET', token: 'GITHUB_TOKEN', allowed: 'GITHUB_ALLOWED_USERS' },
@@ -25,7 +26,7 @@ export function startCodeHosts(
   const receiving = CODE_HOST_PLATFORMS.filter((platform) => environment[platform].webhookSecret);
   for (const platform of receiving) {
     const names = VARIABLES[platform];
-    if (!environment[platform].token) {
+    if (!codeHostAuthConfigured(environment, platform)) {
       logger.warn(
         { event: 'code_host.no_token', platform },
         `${names.secret} is set but ${names.token} is not: ${platform} requests are recorded but cannot be answered`,

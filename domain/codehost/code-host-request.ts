@@ -39,6 +39,8 @@ export interface CodeHostRepository {
   projectId?: number;
   cloneUrl: string;
   defaultBranch?: string;
+  /** The GitHub App installation the webhook came through (`installation.id`), when it did. */
+  installationId?: number;
 }
 
 export interface CodeHostRequest {

@@ -37,7 +37,13 @@ function repositoryOf(payload: unknown) {
   const path = stringAt(repository, 'full_name');
   const cloneUrl = stringAt(repository, 'clone_url');
   if (!path || !cloneUrl || !/^[^/]+\/[^/]+$/.test(path)) return undefined;
-  return { path, cloneUrl, defaultBranch: stringAt(repository, 'default_branch') };
+  const installationId = numberAt(objectAt(payload, 'installation'), 'id');
+  return {
+    path,
+    cloneUrl,
+    defaultBranch: stringAt(repository, 'default_branch'),
+    ...(installationId !== undefined && { installationId }),
+  };
 }
 
 function actorOf(user: Fields | undefined) {

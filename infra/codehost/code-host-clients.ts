@@ -1,6 +1,7 @@
 import type { Environment } from '../../config/environment.js';
 import type { CodeHostPlatform } from '../../domain/chat/chat-address.js';
 import type { CodeHostClient } from './code-host-client.js';
+import { githubAppConfigured } from '../../config/code-host-auth.js';
 
 /** GitLab.com, when GITLAB_URL does not name a self-hosted instance. */
 export const GITLAB_URL_DEFAULT = 'https://gitlab.com';
@@ -10,10 +11,14 @@ export async function codeHostClientFor(
   environment: Environment,
   platform: CodeHostPlatform,
 ): Promise<CodeHostClient | undefined> {
-  if (platform === 'github' && environment.github.token) {
-    const { createGitHubClient } = await import('./github-client.js');
+  if (platform === 'github' && (environment.github.token || githubAppConfigured(environment))) {
+    const [{ createGitHubClient }, { githubAppFor }] = await Promise.all([
+      import('./github-client.js'),
+      import('./github-app.js'),
+    ]);
     return createGitHubClient({
       token: environment.github.token,
+      app: githubAppFor(environment),
       apiUrl: environment.github.apiUrl,
     });
   }

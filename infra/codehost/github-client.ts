@@ -11,9 +11,14 @@ import {
   type ThreadRef,
 } from './code-host-client.js';
 import { commentWithButtons } from './comment-text.js';
+import type { GitHubApp } from './github-app.js';
+import { installationAuth } from './github-app-octokit.js';
 
 export interface GitHubConnection {
-  token: string;
+  /** GITHUB_TOKEN, or undefined with `app`. */
+  token?: string;
+  /** The GitHub App whose installation tokens act on each repository (it wins over `token`). */
+  app?: GitHubApp;
   /** GITHUB_API_URL: https://api.github.com, a GitHub Enterprise Server's /api/v3, or a test's fake. */
   apiUrl: string;
 }
@@ -66,8 +71,9 @@ const quiet = () => undefined;
 /** GitHub through Octokit: comments as the reply messenger, permissions, reactions, thread context. */
 export function createGitHubClient(connection: GitHubConnection): CodeHostClient {
   // No retries inside Octokit: the activity's retries (with backoff) and the waits above do it.
+  const { app } = connection;
   const octokit = new Octokit({
-    auth: connection.token,
+    ...(app ? { authStrategy: installationAuth, auth: { app } } : { auth: connection.token }),
     baseUrl: connection.apiUrl.replace(/\/$/, ''),
     // Failures are thrown to the activity, which retries and logs them; Octokit's own console lines are noise.
     log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
@@ -194,6 +200,8 @@ export function createGitHubClient(connection: GitHubConnection): CodeHostClient
     },
 
     botLogin(): Promise<string> {
+      // An App's installation token cannot ask who it is (GET /user): the App's own route says.
+      if (app) return call(() => app.botLogin());
       login ??= call(() => octokit.rest.users.getAuthenticated()).then((answer) => answer.data.login);
       login.catch(() => (login = undefined));
       return login;

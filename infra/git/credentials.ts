@@ -1,5 +1,6 @@
 import { redactUrlCredentials } from '../../domain/codebases/repository-identity.js';
 import type { Environment } from '../../config/environment.js';
+import { githubAppConfigured } from '../../config/code-host-auth.js';
 
 /**
  * Credentials for git over https, given to git through GIT_CONFIG_* environment variables:
@@ -28,27 +29,38 @@ function httpsOrigin(url: string): string | undefined {
   }
 }
 
+/** The code host whose git a URL's origin is, when Cairn holds credentials for it. */
+function hostOf(origin: string, environment: Environment): 'github' | 'gitlab' | undefined {
+  const host = new URL(origin).hostname.toLowerCase();
+  const { github, gitlab } = environment;
+  if (host === 'github.com' || host.endsWith('.github.com') || origin === httpsOrigin(github.apiUrl))
+    return 'github';
+  if (host === 'gitlab.com' || (gitlab.url && origin === httpsOrigin(gitlab.url))) return 'gitlab';
+  return undefined;
+}
+
 /**
  * GITHUB_TOKEN (or GH_TOKEN) for github.com and for GITHUB_API_URL's origin (GitHub Enterprise
  * Server serves git and its API from one host); GITLAB_TOKEN for gitlab.com and GITLAB_URL's
  * origin. A configured host is matched with its scheme and port, so a token never goes to
- * another service that shares the host name.
+ * another service that shares the host name. `githubToken` replaces GITHUB_TOKEN (a GitHub App's
+ * installation token).
  */
-export function gitCredentialsFor(url: string, environment: Environment): GitCredentials {
+export function gitCredentialsFor(
+  url: string,
+  environment: Environment,
+  githubToken?: string,
+): GitCredentials {
   const origin = httpsOrigin(url);
   if (!origin) return NONE;
-  const host = new URL(origin).hostname.toLowerCase();
   let header: string | undefined;
   let token: string | undefined;
-  const { github, gitlab } = environment;
-  if (
-    github.token &&
-    (host === 'github.com' || host.endsWith('.github.com') || origin === httpsOrigin(github.apiUrl))
-  ) {
-    token = github.token;
+  const host = hostOf(origin, environment);
+  if (host === 'github' && (githubToken ?? environment.github.token)) {
+    token = (githubToken ?? environment.github.token)!;
     header = basicHeader('x-access-token', token);
-  } else if (gitlab.token && (host === 'gitlab.com' || (gitlab.url && origin === httpsOrigin(gitlab.url)))) {
-    token = gitlab.token;
+  } else if (host === 'gitlab' && environment.gitlab.token) {
+    token = environment.gitlab.token;
     header = basicHeader('oauth2', token);
   }
   if (!header || !token) return NONE;
@@ -60,6 +72,28 @@ export function gitCredentialsFor(url: string, environment: Environment): GitCre
     },
     secrets: [token, header, header.replace('Authorization: Basic ', '')],
   };
+}
+
+/**
+ * The credentials git gets for `url`: with a GitHub App configured, a GitHub repository's
+ * installation token (GitHub's API says which installation holds it); otherwise as above. When
+ * the App cannot give a token (not installed there, GitHub unreachable), the token path is used:
+ * a public repository needs none, a private one then fails in git with its own message.
+ */
+export async function gitCredentialsForUrl(url: string, environment: Environment): Promise<GitCredentials> {
+  const origin = httpsOrigin(url);
+  if (!githubAppConfigured(environment) || !origin || hostOf(origin, environment) !== 'github')
+    return gitCredentialsFor(url, environment);
+  // Octokit is loaded only where an App is configured.
+  const { githubAppFor } = await import('../codehost/github-app.js');
+  const app = githubAppFor(environment)!;
+  const path = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/?$/.exec(new URL(url).pathname);
+  if (!path) return gitCredentialsFor(url, environment);
+  try {
+    return gitCredentialsFor(url, environment, await app.tokenFor(`${path[1]}/${path[2]}`));
+  } catch {
+    return gitCredentialsFor(url, environment);
+  }
 }
 
 // Shorter "secrets" (empty values, `a=b`) would mangle unrelated text and protect nothing.

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { findCodebaseByRepositoryKey } from '../../db/repositories/codebases.js';
 import { redactUrl } from '../../domain/codebases/repository-identity.js';
-import { gitCredentialsFor, scrubCredentials } from '../../infra/git/credentials.js';
+import { gitCredentialsForUrl, scrubCredentials } from '../../infra/git/credentials.js';
 import { currentBranch } from '../../infra/git/base-branch.js';
 import { GitError, runGit } from '../../infra/git/run-git.js';
 import { checkEnvLeakGate } from './env-gate-check.js';
@@ -57,7 +57,7 @@ async function cloneInto(
   context: ServiceContext,
   hooks: CloneHooks,
 ): Promise<void> {
-  const credentials = gitCredentialsFor(input.url, context.environment);
+  const credentials = await gitCredentialsForUrl(input.url, context.environment);
   const scrub = (text: string) => scrubCredentials(text, credentials.secrets);
   const ticker = hooks.heartbeat ? setInterval(hooks.heartbeat, 5_000) : undefined;
   try {

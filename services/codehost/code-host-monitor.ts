@@ -64,7 +64,7 @@ export class CodeHostMonitor {
       this.set(
         platform,
         'failing',
-        `${VARIABLES[platform].token} is not set: requests are recorded but not answered`,
+        `${VARIABLES[platform].token} is not set${platform === 'github' ? ' (nor GITHUB_APP_ID with its key)' : ''}: requests are recorded but not answered`,
       );
       return;
     }

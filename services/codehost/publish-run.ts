@@ -5,7 +5,7 @@ import type { ChatAddress } from '../../domain/chat/chat-address.js';
 import { parseThreadKey } from '../../domain/codehost/code-host-request.js';
 import type { CodeHostClient } from '../../infra/codehost/code-host-client.js';
 import { gitOptions } from '../../infra/git/base-branch.js';
-import { gitCredentialsFor } from '../../infra/git/credentials.js';
+import { gitCredentialsForUrl } from '../../infra/git/credentials.js';
 import { gitOutputOrUndefined, runGit } from '../../infra/git/run-git.js';
 import type { ChatPosts } from '../chat/chat-posts.js';
 import type { ServiceContext } from '../context.js';
@@ -60,7 +60,7 @@ async function publish(
   });
   if (!ahead || ahead === '0') return 'unchanged';
 
-  const credentials = gitCredentialsFor(codebase.url, context.environment);
+  const credentials = await gitCredentialsForUrl(codebase.url, context.environment);
   // The branch is Cairn's own (cairn/run-…): a retried push replaces what an earlier attempt sent.
   await runGit(['push', '--quiet', 'origin', `+HEAD:refs/heads/${worktree.branch}`], {
     ...gitOptions(worktree.path, { credentials }),

@@ -2,7 +2,7 @@ import type { Codebase } from '../../db/repositories/codebases.js';
 import type { IsolationEnvironment } from '../../db/repositories/isolation-environments.js';
 import type { PullRequestHead } from '../../infra/codehost/code-host-client.js';
 import { gitOptions } from '../../infra/git/base-branch.js';
-import { gitCredentialsFor } from '../../infra/git/credentials.js';
+import { gitCredentialsForUrl } from '../../infra/git/credentials.js';
 import { gitSucceeds, runGit } from '../../infra/git/run-git.js';
 import { uncommittedChanges } from '../../infra/git/worktree-status.js';
 import { worktreesRootFor } from '../codebases/workspace.js';
@@ -16,7 +16,9 @@ export function pullRequestRef(number: number): string {
 
 /** Fetches the head (refs/pull/<n>/head, refs/merge-requests/<n>/head) with the platform's token; answers its commit. */
 async function fetchHead(context: ServiceContext, codebase: Codebase, number: number, head: PullRequestHead) {
-  const credentials = codebase.url ? gitCredentialsFor(codebase.url, context.environment) : undefined;
+  const credentials = codebase.url
+    ? await gitCredentialsForUrl(codebase.url, context.environment)
+    : undefined;
   return withRepositoryLock(codebase.sourcePath, async (source) => {
     await runGit(['fetch', '--quiet', '--no-tags', 'origin', `+${head.ref}:${pullRequestRef(number)}`], {
       ...gitOptions(source, { credentials }),
@@ -74,7 +76,7 @@ export async function pullRequestWorktree(
     copyFiles: config.worktree.copyFiles,
     startFrom: commit,
     untrusted: head.fromFork,
-    credentials: codebase.url ? gitCredentialsFor(codebase.url, context.environment) : undefined,
+    credentials: codebase.url ? await gitCredentialsForUrl(codebase.url, context.environment) : undefined,
     logger: context.logger,
   });
   // A branch kept from an earlier worktree of this pull request is checked out as it was: follow the head.

@@ -1,6 +1,7 @@
 import { findCodebaseByRepositoryKey } from '../../db/repositories/codebases.js';
 import type { CodeHostRequest } from '../../domain/codehost/code-host-request.js';
-import { gitCredentialsFor, scrubCredentials } from '../../infra/git/credentials.js';
+import { gitCredentialsForUrl, scrubCredentials } from '../../infra/git/credentials.js';
+import { codeHostCredentialName } from '../../config/code-host-auth.js';
 import { identityForUrl } from '../codebases/identity-for-url.js';
 import { registerByUrl, type TemporalAccess } from '../codebases/registration-client.js';
 import { RegistrationError } from '../codebases/registration-outcome.js';
@@ -8,8 +9,6 @@ import type { ServiceContext } from '../context.js';
 
 /** The codebase a request works on, or why there is none (said in the thread). */
 export type RequestCodebase = { codebaseId: string } | { problem: string };
-
-const TOKEN_VARIABLE = { github: 'GITHUB_TOKEN', gitlab: 'GITLAB_TOKEN' } as const;
 
 /**
  * The codebase of the request's repository: the registered one, or a clone made now, on the
@@ -23,7 +22,7 @@ export async function codebaseForRequest(
   request: CodeHostRequest,
 ): Promise<RequestCodebase> {
   const { cloneUrl, path } = request.repository;
-  const secrets = gitCredentialsFor(cloneUrl, context.environment).secrets;
+  const secrets = (await gitCredentialsForUrl(cloneUrl, context.environment)).secrets;
   const scrub = (text: string) => scrubCredentials(text, secrets);
   const log = { platform: request.platform, repository: path };
   // The platforms clone over http(s); anything else in a payload (a path, file://) is not theirs.
@@ -57,7 +56,7 @@ export async function codebaseForRequest(
     context.logger.warn({ event: 'code_host.clone_failed', ...log, code: error.code, detail });
     return {
       problem:
-        `I cannot read ${path} with the configured ${TOKEN_VARIABLE[request.platform]}, so I cannot work on it. ` +
+        `I cannot read ${path} with the configured ${codeHostCredentialName(context.environment, request.platform)}, so I cannot work on it. ` +
         `Give the token read access to the repository's contents, then ask again.\n\n> ${detail.split('\n').join('\n> ')}`,
     };
   }

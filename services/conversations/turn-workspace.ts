@@ -5,7 +5,7 @@ import { attachEnvironment, type Conversation } from '../../db/repositories/conv
 import { findEnvironment, type IsolationEnvironment } from '../../db/repositories/isolation-environments.js';
 import { findCodebase, type Codebase } from '../../db/repositories/codebases.js';
 import { assertNoEnvLeak } from '../codebases/check-before-spawn.js';
-import { gitCredentialsFor } from '../../infra/git/credentials.js';
+import { gitCredentialsForUrl } from '../../infra/git/credentials.js';
 import { ensureWorktree } from '../worktrees/worktrees.js';
 import { worktreesRootFor } from '../codebases/workspace.js';
 import type { ServiceContext } from '../context.js';
@@ -78,7 +78,7 @@ export async function prepareTurnWorkspace(
     untrusted: pull?.untrusted,
     configuredBaseBranch: config.effective.worktree.baseBranch,
     copyFiles: config.effective.worktree.copyFiles,
-    credentials: codebase.url ? gitCredentialsFor(codebase.url, environment) : undefined,
+    credentials: codebase.url ? await gitCredentialsForUrl(codebase.url, environment) : undefined,
     logger,
     signal,
   });

@@ -15,7 +15,7 @@ import {
 import type { WorkflowDefinition } from '../../domain/workflow-definitions/types.js';
 import type { NodeResult, RunContext } from '../../domain/runs/run-contract.js';
 import { workspaceAt, worktreesRootFor } from '../codebases/workspace.js';
-import { gitCredentialsFor } from '../../infra/git/credentials.js';
+import { gitCredentialsForUrl } from '../../infra/git/credentials.js';
 import { resolveBaseBranch } from '../../infra/git/base-branch.js';
 import { runGit } from '../../infra/git/run-git.js';
 import { ensureWorktree } from '../worktrees/worktrees.js';
@@ -160,7 +160,7 @@ async function runWorktree(
       configuredBaseBranch: config.worktree.baseBranch,
       usesBaseBranchVariable: usesBaseBranch(definition),
       copyFiles: config.worktree.copyFiles,
-      credentials: codebase.url ? gitCredentialsFor(codebase.url, deps.environment) : undefined,
+      credentials: codebase.url ? await gitCredentialsForUrl(codebase.url, deps.environment) : undefined,
       logger: deps.logger,
       ...(start && { startFrom: start.commit, untrusted: start.untrusted }),
     });
@@ -187,7 +187,7 @@ async function sharedCheckout(
       repoPath: codebase.sourcePath,
       configuredBaseBranch: config.worktree.baseBranch,
       usesBaseBranchVariable: true,
-      credentials: codebase.url ? gitCredentialsFor(codebase.url, deps.environment) : undefined,
+      credentials: codebase.url ? await gitCredentialsForUrl(codebase.url, deps.environment) : undefined,
     });
     return { cwd: codebase.sourcePath, baseBranch: base.branch };
   } catch (error) {

@@ -18,6 +18,7 @@ import {
 } from '../../domain/runs/run-state-machine.js';
 import type { WorkflowDefinition } from '../../domain/workflow-definitions/types.js';
 import { validateWorkflowDefinition } from '../../domain/workflow-definitions/index.js';
+import { codeHostAuthConfigured } from '../../config/code-host-auth.js';
 import type { ServiceContext } from '../context.js';
 import { ServiceError } from '../service-error.js';
 import { findWorkflow } from '../workflow-definitions/discover-workflows.js';
@@ -92,11 +93,16 @@ export function resolveInputs(
   );
 }
 
-const REQUIRED_TOKENS = { github: 'GITHUB_TOKEN', gitlab: 'GITLAB_TOKEN' } as const;
+const REQUIRED_TOKENS = {
+  github: 'GITHUB_TOKEN (or GITHUB_APP_ID with its key)',
+  gitlab: 'GITLAB_TOKEN',
+} as const;
 
-/** A workflow that `requires` a code host runs only once that host's token is configured. */
+/** A workflow that `requires` a code host runs only once that host's token (or GitHub App) is configured. */
 export function checkRequirements(context: ServiceContext, definition: WorkflowDefinition): void {
-  const missing = (definition.requires ?? []).filter((host) => !context.environment[host].token);
+  const missing = (definition.requires ?? []).filter(
+    (host) => !codeHostAuthConfigured(context.environment, host),
+  );
   if (missing.length === 0) return;
   const variables = missing.map((host) => REQUIRED_TOKENS[host]).join(' and ');
   throw new ServiceError({

@@ -10,7 +10,7 @@ import {
   releasePlatformId,
 } from '../../db/repositories/conversations.js';
 import type { ScheduledRunInput, ScheduledRunStart } from '../../domain/runs/schedule-contract.js';
-import { gitCredentialsFor } from '../../infra/git/credentials.js';
+import { gitCredentialsForUrl } from '../../infra/git/credentials.js';
 import { gitOptions } from '../../infra/git/base-branch.js';
 import { runGit } from '../../infra/git/run-git.js';
 import type { ServiceContext } from '../context.js';
@@ -25,7 +25,7 @@ export const SCHEDULE_PLATFORM = 'schedule';
 async function bringUpToDate(deps: ServiceContext, codebase: Codebase): Promise<void> {
   if (!codebase.url) return;
   const options = gitOptions(codebase.sourcePath, {
-    credentials: gitCredentialsFor(codebase.url, deps.environment),
+    credentials: await gitCredentialsForUrl(codebase.url, deps.environment),
   });
   try {
     await runGit(['fetch', '--quiet', '--no-tags', 'origin'], { ...options, timeoutMs: 600_000 });

@@ -7,6 +7,7 @@ import {
   STREAMING_MODES,
   STREAMING_PLATFORMS,
 } from '../../../config/schema.js';
+import { codeHostAuthConfigured } from '../../../config/code-host-auth.js';
 import type { SignInMode } from '../../../config/sign-in-settings.js';
 
 const NullableText = Nullable(Type.String());
@@ -86,8 +87,8 @@ function integrations(environment: Environment): ConfigBody['integrations'] {
     telegram: environment.telegram.botToken !== undefined,
     discord: environment.discord.botToken !== undefined,
     slack: environment.slack.botToken !== undefined,
-    github: environment.github.token !== undefined,
-    gitlab: environment.gitlab.token !== undefined,
+    github: codeHostAuthConfigured(environment, 'github'),
+    gitlab: codeHostAuthConfigured(environment, 'gitlab'),
   };
 }
 

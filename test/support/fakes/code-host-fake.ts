@@ -16,6 +16,8 @@ export interface RecordedCall {
   /** The status the fake answered. */
   status: number;
   at: number;
+  /** The Authorization header the call came with (git's calls included). */
+  authorization?: string;
 }
 
 export interface FaultAnswer {
@@ -105,7 +107,8 @@ export abstract class FakeCodeHostServer {
     }
   }
 
-  protected abstract authorized(headers: IncomingMessage['headers']): boolean;
+  /** Whether the call's credentials let it reach `path` (401 otherwise). */
+  protected abstract authorized(headers: IncomingMessage['headers'], path: string): boolean;
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
@@ -122,6 +125,7 @@ export abstract class FakeCodeHostServer {
         body: {},
         status: served.status,
         at: Date.now(),
+        authorization: request.headers.authorization,
       });
       return;
     }
@@ -136,13 +140,19 @@ export abstract class FakeCodeHostServer {
         { status: 400, body: { message: 'Problems parsing JSON' } },
       );
     }
-    const call = { method, path, query: url.searchParams, body };
+    const call = {
+      method,
+      path,
+      query: url.searchParams,
+      body,
+      authorization: request.headers.authorization,
+    };
     const faultIndex = this.faults.findIndex((fault) => fault.method === method && fault.pattern.test(path));
     if (faultIndex !== -1) {
       const [fault] = this.faults.splice(faultIndex, 1);
       return this.send(response, call, fault!.answer);
     }
-    if (!this.authorized(request.headers))
+    if (!this.authorized(request.headers, path))
       return this.send(response, call, { status: 401, body: { message: 'Bad credentials' } });
     for (const route of this.routes) {
       const match = route.method === method ? route.pattern.exec(path) : null;

@@ -24,6 +24,8 @@ export class FakeGitRepositories {
   private readonly hosted = new Set<string>();
   /** Repositories whose content the token may not read (the API may still answer for them). */
   readonly unreadable = new Set<string>();
+  /** Further tokens that read and write every hosted repository (a GitHub App's live installation tokens). */
+  readonly otherTokens = new Set<string>();
 
   constructor(
     /** The user name the platform expects with the token: `x-access-token` (GitHub), `oauth2` (GitLab). */
@@ -91,7 +93,9 @@ export class FakeGitRepositories {
   private hasToken(authorization: string | undefined): boolean {
     if (!authorization?.startsWith('Basic ')) return false;
     const decoded = Buffer.from(authorization.slice('Basic '.length), 'base64').toString('utf8');
-    return decoded === `${this.tokenUser}:${this.token}`;
+    if (decoded === `${this.tokenUser}:${this.token}`) return true;
+    const [user, token] = [decoded.slice(0, decoded.indexOf(':')), decoded.slice(decoded.indexOf(':') + 1)];
+    return user === this.tokenUser && this.otherTokens.has(token);
   }
 
   /** Runs git http-backend for one request and relays its CGI answer. */

@@ -3,7 +3,7 @@
  * (the authenticated user, collaborator permissions, issue comments, reactions), answered with
  * GitHub's shapes and statuses, each recorded. Webhook payloads are signed as GitHub signs them.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, createVerify, randomBytes, type KeyObject } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ApiRefusal, FakeCodeHostServer, type FakeComment } from './code-host-fake.js';
 
@@ -16,7 +16,33 @@ export function signGitHub(secret: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
 }
 
+/** A GitHub App the fake knows: its ID, its slug, and the public half of its key. */
+export interface FakeApp {
+  id: number;
+  slug: string;
+  publicKey: KeyObject;
+}
+
+/** The claims of a JWT the fake accepted. */
+export interface AppJwtClaims {
+  iat: number;
+  exp: number;
+  iss: number | string;
+}
+
 export class FakeGitHub extends FakeCodeHostServer {
+  /** The GitHub App whose JWTs the App's routes accept (none until a test sets one). */
+  app: FakeApp | undefined;
+  /** `owner/repo` -> the id of the App's installation that holds it. */
+  readonly installations = new Map<string, number>();
+  /** Installation tokens issued: token -> its installation and expiry (epoch ms). */
+  readonly installationTokens = new Map<string, { installationId: number; expiresAt: number }>();
+  /** The claims of every JWT accepted, in order. */
+  readonly acceptedJwts: AppJwtClaims[] = [];
+  /** How long an installation token lives (GitHub: one hour). */
+  tokenLifetimeMs = 60 * 60_000;
+  /** Moves the fake's clock (JWT checks, token expiry) ahead, for tests of expiry. */
+  clockOffsetMs = 0;
   readonly botLogin = 'cairn-bot';
   /** login (lower case) -> permission; anyone else is not a collaborator. */
   readonly permissions = new Map<string, string>();
@@ -38,6 +64,29 @@ export class FakeGitHub extends FakeCodeHostServer {
   constructor() {
     super({ tokenUser: 'x-access-token', token: GITHUB_TOKEN, realm: 'GitHub' });
     const repo = '/repos/([^/]+)/([^/]+)';
+    this.route('GET', /^\/app$/, (_match, _body, _query, headers) => {
+      const app = this.verifyJwt(headers.authorization);
+      return { status: 200, body: { id: app.id, slug: app.slug, name: app.slug, owner: { login: 'acme' } } };
+    });
+    this.route('POST', /^\/app\/installations\/(\d+)\/access_tokens$/, (match, _body, _query, headers) => {
+      this.verifyJwt(headers.authorization);
+      const installationId = Number(match[1]);
+      if (![...this.installations.values()].includes(installationId)) throw new ApiRefusal(404, 'Not Found');
+      const token = `ghs_${randomBytes(18).toString('hex')}`;
+      const expiresAt = this.now() + this.tokenLifetimeMs;
+      this.installationTokens.set(token, { installationId, expiresAt });
+      this.git.otherTokens.add(token);
+      return {
+        status: 201,
+        body: { token, expires_at: new Date(expiresAt).toISOString(), permissions: { issues: 'write' } },
+      };
+    });
+    this.route('GET', new RegExp(`^${repo}/installation$`), (match, _body, _query, headers) => {
+      const app = this.verifyJwt(headers.authorization);
+      const id = this.installations.get(`${match[1]}/${match[2]}`);
+      if (id === undefined) throw new ApiRefusal(404, 'Not Found');
+      return { status: 200, body: { id, app_id: app.id, account: { login: match[1] } } };
+    });
     this.route('GET', /^\/user$/, () => ({
       status: 200,
       body: { login: this.botLogin, id: 1, type: 'User' },
@@ -126,10 +175,53 @@ export class FakeGitHub extends FakeCodeHostServer {
     });
   }
 
-  protected authorized(headers: IncomingMessage['headers']): boolean {
-    return (
-      headers.authorization === `token ${GITHUB_TOKEN}` || headers.authorization === `Bearer ${GITHUB_TOKEN}`
-    );
+  protected authorized(headers: IncomingMessage['headers'], path: string): boolean {
+    // The App's routes check their JWT themselves (and say why one is refused).
+    if (/^\/app(\/|$)/.test(path) || /^\/repos\/[^/]+\/[^/]+\/installation$/.test(path)) return true;
+    const token = /^(?:token|Bearer) (.+)$/.exec(headers.authorization ?? '')?.[1];
+    if (token === GITHUB_TOKEN) return true;
+    const installation = token === undefined ? undefined : this.installationTokens.get(token);
+    return installation !== undefined && installation.expiresAt > this.now();
+  }
+
+  private now(): number {
+    return Date.now() + this.clockOffsetMs;
+  }
+
+  /** Every installation token issued so far stops working, as an expired one does. */
+  expireInstallationTokens(): void {
+    for (const [token, installation] of this.installationTokens) {
+      installation.expiresAt = this.now() - 1;
+      this.git.otherTokens.delete(token);
+    }
+  }
+
+  /** The App a JWT proves, as GitHub checks it: RS256 by the App's key, iss, iat and exp at most 10 minutes on. */
+  private verifyJwt(authorization: string | undefined): FakeApp {
+    const app = this.app;
+    const jwt = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
+    const parts = jwt?.split('.') ?? [];
+    if (!app || parts.length !== 3) throw new ApiRefusal(401, 'A JSON web token could not be decoded');
+    const [header, payload, signature] = parts as [string, string, string];
+    const valid = createVerify('RSA-SHA256')
+      .update(`${header}.${payload}`)
+      .verify(app.publicKey, Buffer.from(signature, 'base64url'));
+    if (!valid) throw new ApiRefusal(401, 'A JSON web token could not be decoded');
+    const alg = (JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { alg?: string }).alg;
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as AppJwtClaims;
+    const now = Math.floor(this.now() / 1000);
+    if (alg !== 'RS256') throw new ApiRefusal(401, `'alg' must be RS256`);
+    if (String(claims.iss) !== String(app.id))
+      throw new ApiRefusal(401, `'Issuer' claim ('iss') must be an Integer`);
+    if (!(claims.iat <= now + 30))
+      throw new ApiRefusal(
+        401,
+        "'Issued at' claim ('iat') must be an Integer representing a time in the past",
+      );
+    if (!(claims.exp > now && claims.exp <= now + 600 + 30))
+      throw new ApiRefusal(401, "'Expiration time' claim ('exp') is too far in the future");
+    this.acceptedJwts.push(claims);
+    return app;
   }
 
   /**

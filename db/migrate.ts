@@ -13,6 +13,7 @@ import * as untrustedWorktrees from './migrations/0011-untrusted-worktrees.js';
 import * as runInputs from './migrations/0012-run-inputs.js';
 import * as runWaitingUntil from './migrations/0013-run-waiting-until.js';
 import * as runOrigins from './migrations/0014-run-origins.js';
+import * as runListFilters from './migrations/0015-run-list-filters.js';
 
 interface Migration {
   name: string;
@@ -37,6 +38,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '0012-run-inputs', ...runInputs },
   { name: '0013-run-waiting-until', ...runWaitingUntil },
   { name: '0014-run-origins', ...runOrigins },
+  { name: '0015-run-list-filters', ...runListFilters },
 ];
 
 /** Every migration's name, in the order they apply. */

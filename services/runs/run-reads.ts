@@ -125,8 +125,15 @@ export async function getRunByWorker(context: ServiceContext, platformId: string
   return { run, events: await listRunEvents(context.db.reader, run.id) };
 }
 
+/** The dashboard's filters beyond the common ones: exact workflow and codebase, and a text search. */
+export interface DashboardFilter extends RunListFilter {
+  workflowName?: string;
+  codebaseId?: string;
+  search?: string;
+}
+
 export interface DashboardPage extends RunPage {
-  /** Runs per status within the same date range and search (not the status filter). */
+  /** Runs per status within every other filter (workflow, codebase, dates, search), not the status one. */
   counts: Record<RunStatus, number>;
 }
 
@@ -137,19 +144,25 @@ export interface DashboardPage extends RunPage {
  */
 export async function dashboardRuns(
   context: ServiceContext,
-  filter: RunListFilter & { search?: string },
+  filter: DashboardFilter,
   projection: JsonProjection,
 ): Promise<DashboardPage> {
   const { reader } = context.db;
-  const { since, until, search } = filter;
+  const { since, until, search, workflowName, codebaseId } = filter;
   const now = new Date().toISOString();
   const [runs, counts] = await Promise.all([
     readJsonPage(
       filter.limit,
-      (rows) => searchRunsAsJson(reader, { ...repositoryFilter(filter, rows), search }, projection, now),
+      (rows) =>
+        searchRunsAsJson(
+          reader,
+          { ...repositoryFilter(filter, rows), workflowName, codebaseId, search },
+          projection,
+          now,
+        ),
       runKey,
     ),
-    countRunsByStatus(reader, { since, until, search }),
+    countRunsByStatus(reader, { since, until, workflowName, codebaseId, search }),
   ]);
   return { ...runs, counts };
 }

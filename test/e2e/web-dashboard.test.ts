@@ -219,6 +219,45 @@ describe('the web dashboard in a real browser', function () {
     await page.locator('h1 .badge.status-completed').waitFor();
   });
 
+  it('filters the runs by workflow, codebase and day, each kept in the address and on reload', async () => {
+    const runId = await startRun('three', 'filter me');
+    const row = page.locator(`a[href="/runs/${runId}"]`);
+    await page.goto(`${core.app.url}/runs`);
+    await row.waitFor();
+    await page.locator('.run-row', { hasText: 'gated' }).first().waitFor();
+    await page.getByLabel('Workflow', { exact: true }).selectOption('three');
+    await page.waitForURL((url) => url.searchParams.get('workflow') === 'three');
+    await page.waitForFunction(`document.querySelectorAll('.run-row').length > 0 &&
+      [...document.querySelectorAll('.run-row .card-title')].every((title) => title.textContent.startsWith('three '))`);
+    await page.getByLabel('Codebase', { exact: true }).selectOption(codebaseId);
+    await page.waitForURL((url) => url.searchParams.get('codebase') === codebaseId);
+    // The day in the browser's own time zone, as a date field writes it.
+    const today = await page.evaluate(() => new Date().toLocaleDateString('sv-SE'));
+    const tomorrow = await page.evaluate(() => {
+      const day = new Date();
+      day.setDate(day.getDate() + 1);
+      return day.toLocaleDateString('sv-SE');
+    });
+    await page.getByLabel('Since', { exact: true }).fill(tomorrow);
+    await page.getByText('No runs match these filters.').waitFor();
+    await page.getByLabel('Since', { exact: true }).fill(today);
+    await page.getByLabel('Until', { exact: true }).fill(today);
+    await row.waitFor();
+    const address = new URL(page.url());
+    expect(Object.fromEntries(address.searchParams)).to.deep.equal({
+      workflow: 'three',
+      codebase: codebaseId,
+      since: today,
+      until: today,
+    });
+    await page.reload();
+    await row.waitFor();
+    expect(await page.getByLabel('Workflow', { exact: true }).inputValue()).to.equal('three');
+    expect(await page.getByLabel('Codebase', { exact: true }).inputValue()).to.equal(codebaseId);
+    expect(await page.getByLabel('Since', { exact: true }).inputValue()).to.equal(today);
+    expect(await page.locator('.run-row', { hasText: 'gated' }).count()).to.equal(0);
+  });
+
   it('shows a proper not-found page for a run, a conversation or an address that does not exist', async () => {
     for (const path of ['/runs/no-such-run', '/conversations/no-such-conversation', '/no/such/page']) {
       await page.goto(`${core.app.url}${path}`);

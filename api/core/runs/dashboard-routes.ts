@@ -9,6 +9,7 @@ import {
   type Static,
 } from '../../http/index.js';
 import { RUN_STATUSES, type RunStatus } from '../../../domain/runs/run-status.js';
+import { MAX_NAME_LENGTH } from '../../../domain/workflow-definitions/types.js';
 import type { ServiceContext } from '../../../services/context.js';
 import { dashboardRuns } from '../../../services/runs/run-reads.js';
 import { pageBody, runFilterProperties, runFilters, runPageProperties } from './run-query.js';
@@ -38,11 +39,23 @@ export function dashboardRoutes(context: ServiceContext): RouteDefinition[] {
       path: '/api/dashboard/runs',
       operationId: 'dashboardRuns',
       summary: 'Workflow runs enriched for the dashboard, with counts per status',
+      description:
+        'The counts per status follow every filter but `status` itself (workflow, codebase, dates, text), so they say how many runs each status button would show.',
       tags: ['runs'],
       query: StrictObject({
         ...runFilterProperties,
         q: Type.Optional(
           Type.String({ maxLength: 200, description: 'text in the workflow name, message or codebase name' }),
+        ),
+        workflow: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: MAX_NAME_LENGTH,
+            description: 'runs of this workflow (its exact name)',
+          }),
+        ),
+        codebase_id: Type.Optional(
+          Type.String({ minLength: 1, maxLength: 64, description: 'runs on this codebase (its id)' }),
         ),
         ...runPageProperties(PAGE),
       }),
@@ -59,7 +72,11 @@ export function dashboardRoutes(context: ServiceContext): RouteDefinition[] {
       handler: async ({ query }) => {
         const search = query.q?.trim() || undefined;
         // The database writes each item: the run's fields (runJsonColumns), then the dashboard's.
-        const result = await dashboardRuns(context, { ...runFilters(query, PAGE), search }, runJsonColumns);
+        const result = await dashboardRuns(
+          context,
+          { ...runFilters(query, PAGE), search, workflowName: query.workflow, codebaseId: query.codebase_id },
+          runJsonColumns,
+        );
         return {
           body: pageBody<Static<typeof DashboardRunSchema>, { counts: Static<typeof StatusCounts> }>(result, {
             counts: result.counts,

@@ -429,6 +429,7 @@ for (const kind of databaseKinds()) {
       type Dashboard = {
         items: Array<
           Run & {
+            codebaseId: string | null;
             codebaseName: string | null;
             nodesDone: number;
             nodesTotal: number;
@@ -455,6 +456,41 @@ for (const kind of databaseKinds()) {
       expect(byCodebase.items).to.have.length(2);
       const pausedOnly = (await call<Dashboard>('GET', '/api/dashboard/runs?status=paused&limit=1')).body;
       expect(pausedOnly.items.map((item) => item.runId)).to.deep.equal([paused.runId]);
+
+      // By workflow (its exact name) and by codebase; the counts follow both.
+      const flakyOnly = (await call<Dashboard>('GET', '/api/dashboard/runs?workflow=flaky')).body;
+      expect(flakyOnly.items.map((item) => item.runId)).to.deep.equal([failed.runId]);
+      expect(flakyOnly.counts).to.include({ failed: 1, paused: 0 });
+      expect((await call<Dashboard>('GET', '/api/dashboard/runs?workflow=flak')).body.items).to.deep.equal(
+        [],
+      );
+      const codebaseId = flakyItem.codebaseId!;
+      const onCodebase = (
+        await call<Dashboard>('GET', `/api/dashboard/runs?codebase_id=${codebaseId}&workflow=gated`)
+      ).body;
+      expect(onCodebase.items.map((item) => item.runId)).to.deep.equal([paused.runId]);
+      expect(onCodebase.counts).to.include({ failed: 0, paused: 1 });
+      const elsewhere = (await call<Dashboard>('GET', '/api/dashboard/runs?codebase_id=no-such-codebase'))
+        .body;
+      expect(elsewhere.items).to.deep.equal([]);
+      expect(elsewhere.counts).to.include({ failed: 0, paused: 0 });
+      const future = new Date(Date.now() + 3_600_000).toISOString();
+      const later = (await call<Dashboard>('GET', `/api/dashboard/runs?workflow=flaky&since=${future}`)).body;
+      expect(later.items).to.deep.equal([]);
+      expect(later.counts.failed).to.equal(0);
+      for (const [param, value] of [
+        ['workflow', ''],
+        ['workflow', 'x'.repeat(65)],
+        ['codebase_id', ''],
+        ['codebase_id', 'x'.repeat(65)],
+      ] as const) {
+        const bad = await call<{ errors?: Array<{ path: string }> }>(
+          'GET',
+          `/api/dashboard/runs?${param}=${value}`,
+        );
+        expect(bad.status, `${param}=${value}`).to.equal(400);
+        expect(JSON.stringify(bad.body), param).to.include(`/query/${param}`);
+      }
       await call('POST', `/api/workflows/runs/${paused.runId}/abandon`);
     });
 

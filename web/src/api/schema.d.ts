@@ -551,7 +551,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Workflow runs enriched for the dashboard, with counts per status */
+        /**
+         * Workflow runs enriched for the dashboard, with counts per status
+         * @description The counts per status follow every filter but `status` itself (workflow, codebase, dates, text), so they say how many runs each status button would show.
+         */
         get: operations["dashboardRuns"];
         put?: never;
         post?: never;
@@ -2722,6 +2725,10 @@ export interface operations {
                 until?: string;
                 /** @description text in the workflow name, message or codebase name */
                 q?: string;
+                /** @description runs of this workflow (its exact name) */
+                workflow?: string;
+                /** @description runs on this codebase (its id) */
+                codebase_id?: string;
                 /** @description Page size. */
                 limit?: number;
                 /** @description Opaque cursor from the previous page (nextCursor). */

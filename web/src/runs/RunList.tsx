@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { getJson, query } from '../api/client';
-import type { DashboardPage, RunStatus } from '../api/types';
+import type { Codebase, DashboardPage, RunStatus, WorkflowList } from '../api/types';
 import { ErrorNote } from '../shell/ErrorNote';
 import { StatusBadge } from '../shell/StatusBadge';
 import { formatCost, formatDuration, formatTime } from '../shell/format';
+import { anyFilter, apiFilters, filtersOf, type FilterKey } from './run-filters';
 
 const STATUSES: RunStatus[] = [
   'running',
@@ -21,19 +22,41 @@ const LABELS: Partial<Record<RunStatus, string>> = { paused: 'waiting for approv
 /** The dashboard: counts per status, filters kept in the address (shareable), live from the run feed. */
 export function RunList() {
   const [params, setParams] = useSearchParams();
-  const status = params.get('status') ?? '';
-  const text = params.get('q') ?? '';
+  const filters = filtersOf(params);
+  const { status, q: text } = filters;
   const [draft, setDraft] = useState(text);
+  const sent = apiFilters(filters);
   const runs = useInfiniteQuery({
-    queryKey: ['runs', 'list', status, text],
+    queryKey: ['runs', 'list', sent],
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
-      getJson<DashboardPage>(
-        `/api/dashboard/runs${query({ status, q: text, limit: 50, cursor: pageParam })}`,
-      ),
+      getJson<DashboardPage>(`/api/dashboard/runs${query({ ...sent, limit: 50, cursor: pageParam })}`),
     getNextPageParam: (page) => page.nextCursor,
   });
-  const setFilter = (key: string, value: string) => {
+  const codebases = useQuery({
+    queryKey: ['codebases'],
+    queryFn: () => getJson<Codebase[]>('/api/codebases'),
+  });
+  // The workflows a codebase has (its own and the bundled ones), or the bundled ones for all.
+  const cwd = codebases.data?.find((codebase) => codebase.id === filters.codebase)?.sourcePath;
+  const workflows = useQuery({
+    queryKey: ['workflows', cwd ?? ''],
+    queryFn: () => getJson<WorkflowList>(`/api/workflows${query({ cwd })}`),
+    enabled: !filters.codebase || codebases.isFetched,
+  });
+  const counts = runs.data?.pages[0]?.counts;
+  const rows = runs.data?.pages.flatMap((page) => page.items) ?? [];
+  // Also the workflows of the runs listed (another codebase's), and the one in the address.
+  const workflowNames = [
+    ...new Set([
+      ...(workflows.data?.workflows ?? [])
+        .map((lookup) => (lookup.workflow as { name?: unknown }).name)
+        .filter((name): name is string => typeof name === 'string'),
+      ...rows.map((run) => run.workflowName),
+      ...(filters.workflow ? [filters.workflow] : []),
+    ]),
+  ].sort();
+  const setFilter = (key: FilterKey, value: string) => {
     const next = new URLSearchParams(params);
     if (value) next.set(key, value);
     else next.delete(key);
@@ -43,8 +66,6 @@ export function RunList() {
     event.preventDefault();
     setFilter('q', draft.trim());
   };
-  const counts = runs.data?.pages[0]?.counts;
-  const rows = runs.data?.pages.flatMap((page) => page.items) ?? [];
 
   return (
     <section aria-labelledby="runs-title">
@@ -79,10 +100,67 @@ export function RunList() {
         />
         <button type="submit">Search</button>
       </form>
+      <div className="filters run-filters">
+        <div className="field">
+          <label htmlFor="run-workflow">Workflow</label>
+          <select
+            id="run-workflow"
+            value={filters.workflow}
+            onChange={(event) => setFilter('workflow', event.target.value)}
+          >
+            <option value="">all</option>
+            {workflowNames.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="run-codebase">Codebase</label>
+          <select
+            id="run-codebase"
+            value={filters.codebase}
+            onChange={(event) => setFilter('codebase', event.target.value)}
+          >
+            <option value="">all</option>
+            {filters.codebase && !codebases.data?.some((codebase) => codebase.id === filters.codebase) && (
+              <option value={filters.codebase}>
+                {codebases.isPending ? 'loading…' : 'removed codebase'}
+              </option>
+            )}
+            {codebases.data?.map((codebase) => (
+              <option key={codebase.id} value={codebase.id}>
+                {codebase.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="run-since">Since</label>
+          <input
+            id="run-since"
+            type="date"
+            value={filters.since}
+            max={filters.until || undefined}
+            onChange={(event) => setFilter('since', event.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="run-until">Until</label>
+          <input
+            id="run-until"
+            type="date"
+            value={filters.until}
+            min={filters.since || undefined}
+            onChange={(event) => setFilter('until', event.target.value)}
+          />
+        </div>
+      </div>
       {runs.isError && <ErrorNote error={runs.error} retry={() => void runs.refetch()} />}
       {runs.isPending && <p className="muted">Loading…</p>}
       {runs.isSuccess && rows.length === 0 && (
-        <p className="empty">No runs{status || text ? ' match these filters' : ' yet'}.</p>
+        <p className="empty">No runs{anyFilter(filters) ? ' match these filters' : ' yet'}.</p>
       )}
       <ul className="cards">
         {rows.map((run) => (

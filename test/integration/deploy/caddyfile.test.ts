@@ -30,10 +30,24 @@ function handlers(node: unknown, found: Handler[] = []): Handler[] {
   return found;
 }
 
+/** Where each reverse_proxy sends requests: its fixed upstreams, or `a:<name>:<port>` for DNS-found ones. */
 function dials(config: unknown): string[] {
   return handlers(config)
     .filter((h) => h.handler === 'reverse_proxy')
-    .flatMap((h) => (h.upstreams as Array<{ dial: string }>).map((u) => u.dial));
+    .flatMap((h) => {
+      const dynamic = h.dynamic_upstreams as { source: string; name: string; port: string } | undefined;
+      if (dynamic) return [`${dynamic.source}:${dynamic.name}:${dynamic.port}`];
+      return (h.upstreams as Array<{ dial: string }>).map((u) => u.dial);
+    });
+}
+
+/** Every replica of the API, found in Docker's DNS, with the next one tried when one fails. */
+function expectEveryApiReplica(config: unknown) {
+  for (const proxy of handlers(config).filter((h) => h.dynamic_upstreams)) {
+    expect(proxy.dynamic_upstreams).to.deep.include({ source: 'a', name: 'cairn-api', port: '3090' });
+    expect(proxy.load_balancing).to.deep.nested.include({ 'selection_policy.policy': 'least_conn' });
+    expect(proxy.health_checks).to.deep.nested.include({ 'passive.fail_duration': 10_000_000_000 });
+  }
 }
 
 describe('the Caddyfiles of the compose deployment, read by Caddy', function () {
@@ -65,13 +79,14 @@ describe('the Caddyfiles of the compose deployment, read by Caddy', function () 
     expect(adapt(broken, composeEnv).status).to.not.equal(0);
   });
 
-  it('Caddyfile: TLS for DOMAIN, every request to cairn-api:3090, formatted as caddy fmt wants', () => {
+  it('Caddyfile: TLS for DOMAIN, every request to the replicas of cairn-api, formatted as caddy fmt wants', () => {
     const { status, stderr, config } = adapt(join(DEPLOY, 'Caddyfile'), composeEnv);
     expect(status, stderr).to.equal(0);
     // Caddy warns here about an unformatted file, among others.
     expect(stderr, 'warnings').to.equal('');
     expect(JSON.stringify(config)).to.include('"host":["cairn.example.com"]');
-    expect(dials(config)).to.deep.equal(['cairn-api:3090']);
+    expect(dials(config)).to.deep.equal(['a:cairn-api:3090']);
+    expectEveryApiReplica(config);
     expect(handlers(config).map((h) => h.handler)).to.not.include('authentication');
   });
 
@@ -89,7 +104,8 @@ describe('the Caddyfiles of the compose deployment, read by Caddy', function () 
     const { status, stderr, config } = adapt(join(DEPLOY, 'Caddyfile.sign-in'), composeEnv);
     expect(status, stderr).to.equal(0);
     expect(stderr, 'warnings').to.equal('');
-    expect(dials(config)).to.have.members(['cairn-api:3090', 'cairn-auth:9000', 'cairn-api:3090']);
+    expect(dials(config)).to.have.members(['a:cairn-api:3090', 'cairn-auth:9000', 'a:cairn-api:3090']);
+    expectEveryApiReplica(config);
     const text = JSON.stringify(config);
     expect(text).to.include('"path":["/health","/health/*","/login","/logout","/api/auth/*","/webhooks/*"]');
     expect(text).to.include('"uri":"/verify"');

@@ -13,6 +13,7 @@ interface ComposeService {
   profiles?: string[];
   volumes?: string[];
   ports?: string[];
+  deploy?: { replicas?: number };
 }
 
 const compose = parse(readFileSync(new URL('../../../docker-compose.yml', import.meta.url), 'utf8'), {
@@ -105,6 +106,9 @@ describe('docker-compose.yml', () => {
       expect(service, name).to.not.have.property('container_name');
     }
     expect(api.ports).to.deep.equal(['127.0.0.1:3090-3099:3090']);
+    // The production topology runs two of each unless told otherwise (issue 24).
+    expect(api.deploy?.replicas).to.equal(2);
+    expect(worker.deploy?.replicas).to.equal(2);
     expect(worker.ports, 'a worker publishes nothing').to.equal(undefined);
     // Every replica sees one CAIRN_HOME: a turn or run may land on any worker.
     expect(api.volumes).to.deep.equal(worker.volumes);

@@ -33,7 +33,9 @@ export type SpanAttributes = Record<string, string | number | boolean | undefine
 
 /**
  * Runs `work` inside a child span of whatever span is active (an activity's, a request's), ending
- * it when `work` settles; a throw marks the span failed. Without tracing, just runs `work`.
+ * it when `work` settles; a throw marks the span failed. Without tracing, or outside any trace
+ * (an outbound call of a request the sampler left out), just runs `work`: such a call would
+ * otherwise start a trace of its own.
  */
 export async function withSpan<T>(
   name: string,
@@ -42,7 +44,7 @@ export async function withSpan<T>(
   kind: 'internal' | 'client' = 'internal',
 ): Promise<T> {
   const active = hooks;
-  if (!active) return work(undefined);
+  if (!active || !active.api.trace.getActiveSpan()) return work(undefined);
   const { api } = active;
   const spanKind = kind === 'client' ? api.SpanKind.CLIENT : api.SpanKind.INTERNAL;
   const defined: otel.Attributes = {};

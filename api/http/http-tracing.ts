@@ -8,6 +8,8 @@ import type { HttpState } from './route.js';
  * the workflows it starts and the log lines it writes join its trace. An incoming `traceparent`
  * is continued. The span ends when the response does (a stream: when it closes).
  */
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 export function httpTracing(): Middleware<HttpState> {
   return async (ctx, next) => {
     const hooks = tracingHooks();
@@ -26,6 +28,11 @@ export function httpTracing(): Middleware<HttpState> {
       },
       parent,
     );
+    // A read left out by the sampler (most of them, at the default 10%) does not even enter the
+    // span's context: on Node 20 each context entered makes every promise of the request dearer
+    // (AsyncLocalStorage), and a read starts no workflow that would need the "not sampled" passed
+    // on. A request that may change something always carries its context, sampled or not.
+    if (!span.isRecording() && READ_METHODS.has(ctx.method)) return next();
     ctx.res.once('close', () => {
       const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
       if (typeof matched === 'string') {

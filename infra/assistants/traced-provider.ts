@@ -18,7 +18,8 @@ async function* tracedTurn(
   request: AssistantTurnRequest,
 ): AsyncGenerator<AssistantChunk> {
   const hooks = tracingHooks();
-  if (!hooks) {
+  // Outside any trace (no activity span) a turn would start a trace of its own: none then.
+  if (!hooks || !hooks.api.trace.getActiveSpan()) {
     yield* provider.runTurn(request);
     return;
   }

@@ -8,13 +8,17 @@ import { databaseKinds } from '../../support/databases.js';
 import { startLiveCore, type LiveCore } from '../../support/live-core.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../../support/otlp-receiver.js';
 
-const settings = (url: string, protocol: TracingSettings['protocol']): TracingSettings => ({
+const settings = (
+  url: string,
+  protocol: TracingSettings['protocol'],
+  sampler: TracingSettings['sampler'] = 'always_on',
+): TracingSettings => ({
   url,
   protocol,
   headers: {},
   serviceName: 'cairn-api',
   serviceVersion: '0.0.0-test',
-  sampler: 'always_on',
+  sampler,
   ratio: 1,
 });
 
@@ -112,6 +116,44 @@ describe('tracing export from a live API (OTLP/HTTP)', function () {
         'http.route': '/api/conversations',
         'http.response.status_code': 201,
       });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('lets a read the sampler leaves out run outside any trace, and a change carry its unsampled context', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      tracing = startTracing(
+        settings(`${receiver.endpoint}/v1/traces`, 'http/json', 'always_off'),
+        logs.logger,
+      );
+      // The http.request line is written when the response closes, just after the client has it.
+      const requestLine = async (method: string) => {
+        const seen = logs.lines.length;
+        for (let waited = 0; waited < 5000; waited += 20) {
+          const line = logs.lines
+            .slice(seen)
+            .find((entry) => entry.msg === 'http.request' && entry.method === method);
+          if (line) return line;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        throw new Error(`no http.request line for ${method}`);
+      };
+      const read = requestLine('GET');
+      expect((await get('/api/conversations')).status).to.equal(200);
+      expect(await read).to.not.have.property('trace_id');
+      const change = requestLine('POST');
+      const created = await fetch(`${core.app.url}/api/conversations`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{}',
+      });
+      expect(created.status).to.equal(201);
+      // Not sampled, yet in a trace: what it starts in Temporal is told so and stays unsampled.
+      expect((await change).trace_id).to.match(/^[0-9a-f]{32}$/);
+      await tracing.spanProcessor.forceFlush();
+      expect(receiver.spans).to.deep.equal([]);
     } finally {
       await receiver.close();
     }

@@ -181,6 +181,13 @@ export const ENVIRONMENT_TABLE = {
     appPrivateKeyPath: filePath('GITHUB_APP_PRIVATE_KEY_PATH', {
       description: "File holding the GitHub App's private key (PEM), when GITHUB_APP_PRIVATE_KEY is unset",
     }),
+    publicUrl: derived('PUBLIC_URL', {
+      description:
+        "Address people open Cairn's web page at (https://cairn.example.com): a GitHub check run links to its run there",
+      defaultText: 'https://<DOMAIN> when DOMAIN is set; no link otherwise',
+      read: (raw, env) =>
+        raw?.trim().replace(/\/+$/, '') || (env.DOMAIN?.trim() ? `https://${env.DOMAIN.trim()}` : undefined),
+    }),
   },
   gitlab: {
     url: text('GITLAB_URL', { description: 'URL of a self-hosted GitLab instance' }),

@@ -19,6 +19,7 @@ import { codebaseForRequest, type RequestCodebase } from '../../services/codehos
 import type { ChatAddress, CodeHostPlatform } from '../../domain/chat/chat-address.js';
 import { ChatPosts } from '../../services/chat/chat-posts.js';
 import { publishRunChanges } from '../../services/codehost/publish-run.js';
+import { completeRunCheck, startRunCheck, type RunCheckInput } from '../../services/codehost/run-check.js';
 
 function settingsOf(deps: ServiceContext, platform: CodeHostPlatform): CodeHostSettings {
   const { environment } = deps;
@@ -138,6 +139,20 @@ export function createCodeHostActivities(deps: ServiceContext) {
       const replyId = context.info.workflowExecution?.workflowId ?? `activity:${context.info.activityId}`;
       const posts = new ChatPosts(deps.db.knex, client, input.address, replyId);
       return refusalsFinal(() => publishRunChanges(deps, client, posts, input));
+    },
+
+    /** A run started in a GitHub pull request gets a check run on its head; its id, or undefined. */
+    async startRunCheck(input: RunCheckInput): Promise<string | undefined> {
+      const client = await clients(input.address.platform as CodeHostPlatform);
+      if (!client) return undefined;
+      return refusalsFinal(() => startRunCheck(deps, client, input));
+    },
+
+    /** The run's check run completed with the run's outcome. */
+    async completeRunCheck(input: RunCheckInput & { checkRunId: string }): Promise<void> {
+      const client = await clients(input.address.platform as CodeHostPlatform);
+      if (!client) return;
+      await refusalsFinal(() => completeRunCheck(deps, client, input));
     },
 
     /** Admits and answers in one: what workflows started before the codebase step call. */

@@ -46,6 +46,34 @@ export interface OpenedPullRequest {
   created: boolean;
 }
 
+/** A check run to show on a commit (GitHub's Checks API): one per workflow run. */
+export interface CheckRunStart {
+  repositoryPath: string;
+  headSha: string;
+  /** `cairn/<workflow>`. */
+  name: string;
+  /** The workflow run's id: the check run of a run is found again by it, never made twice. */
+  externalId: string;
+  detailsUrl?: string;
+  title: string;
+  summary: string;
+}
+
+export interface CheckRunEnd {
+  conclusion: 'success' | 'failure' | 'cancelled' | 'neutral';
+  title: string;
+  summary: string;
+}
+
+/** The platform will not let these credentials write check runs (a personal token on GitHub: 403). */
+export class CheckRunsRefused extends Error {}
+
+export interface CheckRuns {
+  /** The run's check run on the commit (in progress): the one made earlier for `externalId`, or a new one. */
+  start(check: CheckRunStart): Promise<string>;
+  complete(repositoryPath: string, checkRunId: string, end: CheckRunEnd): Promise<void>;
+}
+
 export interface CodeHostClient extends ChatMessenger {
   readonly platform: CodeHostPlatform;
   /** Whether the user may push to the repository (GitHub write/maintain/admin, GitLab Developer or above). */
@@ -60,6 +88,8 @@ export interface CodeHostClient extends ChatMessenger {
   openPullRequest(change: ProposedChange): Promise<OpenedPullRequest>;
   /** The login the token acts as: the bot's own comments are never answered. */
   botLogin(): Promise<string>;
+  /** Check runs on commits, where the platform has them (GitHub). */
+  readonly checkRuns?: CheckRuns;
 }
 
 /** Statuses after which a platform may say when to come back: rate limits, and 5xx during maintenance. */

@@ -5,7 +5,9 @@ import { parseThreadKey } from '../../domain/codehost/code-host-request.js';
 import { splitMessage } from '../../domain/chat/split-message.js';
 import { waitOutRateLimits } from '../chat/rate-limit-waits.js';
 import {
+  CheckRunsRefused,
   codeHostWaitMs,
+  type CheckRuns,
   type CodeHostClient,
   type ProposedChange,
   type ThreadRef,
@@ -68,6 +70,63 @@ function repoOf(path: string): { owner: string; repo: string } {
 
 const quiet = () => undefined;
 
+/** A 403 that is no rate limit: these credentials may not write check runs (a personal token). */
+async function checksCall<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await call(work);
+  } catch (error) {
+    if (statusOf(error) === 403 && githubWait(error) === undefined)
+      throw new CheckRunsRefused(`GitHub refused check runs (403): ${(error as Error).message}`);
+    throw error;
+  }
+}
+
+function checkRunsOf(octokit: Octokit): CheckRuns {
+  return {
+    async start(check) {
+      const repository = repoOf(check.repositoryPath);
+      // A retried start finds the check run an earlier attempt made (by the run's id), so none is made twice.
+      const listed = await checksCall(() =>
+        octokit.rest.checks.listForRef({
+          ...repository,
+          ref: check.headSha,
+          check_name: check.name,
+          filter: 'all',
+          per_page: 100,
+        }),
+      );
+      const made = listed.data.check_runs.find((run) => run.external_id === check.externalId);
+      if (made) return String(made.id);
+      const created = await checksCall(() =>
+        octokit.rest.checks.create({
+          ...repository,
+          name: check.name,
+          head_sha: check.headSha,
+          external_id: check.externalId,
+          status: 'in_progress',
+          started_at: new Date().toISOString(),
+          ...(check.detailsUrl && { details_url: check.detailsUrl }),
+          output: { title: check.title, summary: check.summary },
+        }),
+      );
+      return String(created.data.id);
+    },
+
+    async complete(repositoryPath, checkRunId, end) {
+      await checksCall(() =>
+        octokit.rest.checks.update({
+          ...repoOf(repositoryPath),
+          check_run_id: Number(checkRunId),
+          status: 'completed',
+          conclusion: end.conclusion,
+          completed_at: new Date().toISOString(),
+          output: { title: end.title, summary: end.summary },
+        }),
+      );
+    },
+  };
+}
+
 /** GitHub through Octokit: comments as the reply messenger, permissions, reactions, thread context. */
 export function createGitHubClient(connection: GitHubConnection): CodeHostClient {
   // No retries inside Octokit: the activity's retries (with backoff) and the waits above do it.
@@ -87,6 +146,7 @@ export function createGitHubClient(connection: GitHubConnection): CodeHostClient
 
   return {
     platform: 'github',
+    checkRuns: checkRunsOf(octokit),
     editIntervalMs: EDIT_INTERVAL_MS,
     answersInPlace: true,
 

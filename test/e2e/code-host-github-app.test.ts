@@ -24,7 +24,7 @@ function appKeys(): { privatePem: string; publicKey: KeyObject } {
 }
 
 /** An issue_comment payload delivered through the App's webhook: it names the installation. */
-function commentPayload(issue: number, body: string) {
+function commentPayload(issue: number, body: string, pull = false) {
   return {
     action: 'created',
     installation: { id: INSTALLATION, node_id: 'MDIz' },
@@ -34,6 +34,7 @@ function commentPayload(issue: number, body: string) {
       body: 'Widgets wobble.',
       html_url: `https://github.com/${REPO}/issues/${issue}`,
       user: { login: 'reporter', id: 7, type: 'User' },
+      ...(pull ? { pull_request: { url: 'x' } } : {}),
     },
     comment: {
       id: commentIds++,
@@ -102,7 +103,13 @@ for (const kind of databaseKinds()) {
       github.permissions.set('alice', 'write');
       core = await startLiveCore(
         kind,
-        { 'README.md': '# widgets\n' },
+        {
+          'README.md': '# widgets\n',
+          '.cairn/workflows/tidy.yaml':
+            'name: tidy\ndescription: passes\nnodes:\n  - id: look\n    bash: ls\n',
+          '.cairn/workflows/broken.yaml':
+            'name: broken\ndescription: fails\nnodes:\n  - id: fail\n    bash: echo nope >&2; exit 3\n',
+        },
         {
           env: {
             GITHUB_APP_ID: String(APP_ID),
@@ -110,6 +117,7 @@ for (const kind of databaseKinds()) {
             GITHUB_API_URL: github.url,
             WEBHOOK_SECRET: SECRET,
             GITHUB_BOT_MENTION: 'cairn-bot',
+            PUBLIC_URL: 'https://cairn.example.com/',
           },
           app: { codeHostStates: () => monitor?.states() ?? {} },
         },
@@ -161,6 +169,39 @@ for (const kind of databaseKinds()) {
       expect(posted).to.have.length(1);
       expect(posted[0]!.authorization).to.equal(`token ${live[0]![0]}`);
       expect(github.comments.filter((comment) => comment.thread === `${REPO}#3`)).to.have.length(1);
+    });
+
+    it('shows a workflow run started in a pull request as one check run on its head, completed with the outcome', async () => {
+      const head = github.pushPull(REPO, 20, core.repo.path);
+      // The repository is registered on its first mention (the first test).
+      await answerTo(1, 'Still here.');
+      await deliver(commentPayload(20, '/workflow run tidy', true));
+      const passed = await github.waitFor(
+        () => github.checkRuns.find((run) => run.name === 'cairn/tidy' && run.status === 'completed'),
+        'the check run of tidy to complete',
+      );
+      expect(passed.headSha).to.equal(head);
+      expect(passed.conclusion).to.equal('success');
+      expect(passed.states).to.deep.equal(['in_progress', 'completed:success']);
+      expect(passed.detailsUrl).to.equal(`https://cairn.example.com/runs/${passed.externalId}`);
+      const [run] = await core.test.db
+        .knex('workflow_runs')
+        .where({ id: passed.externalId })
+        .select('status');
+      expect(run?.status).to.equal('completed');
+      expect(passed.output?.summary).to.contain(passed.externalId).and.contain('completed');
+
+      await deliver(commentPayload(20, '/workflow run broken', true));
+      const failed = await github.waitFor(
+        () => github.checkRuns.find((run) => run.name === 'cairn/broken' && run.status === 'completed'),
+        'the check run of broken to complete',
+      );
+      expect(failed.conclusion).to.equal('failure');
+      expect(failed.output?.title).to.equal('broken failed');
+      // One check run per workflow run, made with the installation token.
+      expect(github.checkRuns).to.have.length(2);
+      for (const call of github.callsOf('POST', new RegExp(`^/repos/${REPO}/check-runs$`)))
+        expect(call.authorization).to.match(/^token ghs_/);
     });
 
     it('shows the App in /api/health: ready as its bot, or failing with the reason for a bad key, without a crash', async () => {

@@ -343,6 +343,15 @@ for (const kind of databaseKinds()) {
         ended = await outputs();
       }
       expect(ended).to.deep.equal({ look: 'the new feature', ask: 'probe from the base branch' });
+      // A personal token may not write check runs (GitHub answers 403): asked once, not retried, logged once.
+      const refusedLog = await github.waitFor(
+        () => logs.lines.find((line) => line.event === 'code_host.check_runs_refused'),
+        'the check-run refusal in the log',
+      );
+      expect(refusedLog.repository).to.equal('acme/shop');
+      expect(
+        github.callsOf('POST', /^\/repos\/acme\/shop\/check-runs$/).map((call) => call.status),
+      ).to.deep.equal([403]);
 
       // A new push: the next question is answered on the new head, in the same worktree.
       const second = branch.commit({ 'feature.txt': 'the feature, improved\n' }, 'more');

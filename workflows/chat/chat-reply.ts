@@ -1,4 +1,4 @@
-import { patched, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, patched, proxyActivities } from '@temporalio/workflow';
 import type { ChatReplyInput } from '../../domain/chat/chat-reply.js';
 import type { ChatActivities } from '../../activities/chat/chat-activities.js';
 import type { CodeHostActivities } from '../../activities/codehost/code-host-activities.js';
@@ -32,6 +32,24 @@ const publish = proxyActivities<CodeHostActivities>({
   retry: RETRY,
 });
 
+// A run's check run is started with a few quick tries (about half a minute), so an outage of the
+// Checks API never holds up the run's progress in the thread; it is completed with the retries of
+// the rest, as the run has ended by then.
+const checks = proxyActivities<CodeHostActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { ...RETRY, maximumAttempts: 5 },
+});
+
+/** A check run is a courtesy: when GitHub keeps refusing it, the run's answer in the thread goes on. */
+async function optional<T>(step: Promise<T>): Promise<T | undefined> {
+  try {
+    return await step;
+  } catch (error) {
+    if (error instanceof ActivityFailure) return undefined;
+    throw error;
+  }
+}
+
 /**
  * One answer in a chat. A turn's answer is a placeholder posted once and then only edited (its id
  * is the activity's result, kept in history), so a restart never posts the answer twice; a crash
@@ -49,9 +67,16 @@ export async function chatReplyWorkflow(input: ChatReplyInput): Promise<void> {
       markdown: input.markdown,
       replyTo: input.replyTo,
     });
-    await follow.followRunInChat({ address: input.address, runId: input.runId });
-    // On a code host, a run that changed code proposes its changes there.
     const codeHost = input.address.platform === 'github' || input.address.platform === 'gitlab';
+    // In a GitHub pull request the run shows as a check run on its head, while it goes and at its end.
+    const checkRunId =
+      input.address.platform === 'github' && patched('code-host-check-run')
+        ? await optional(checks.startRunCheck({ address: input.address, runId: input.runId }))
+        : undefined;
+    await follow.followRunInChat({ address: input.address, runId: input.runId });
+    if (checkRunId)
+      await optional(publish.completeRunCheck({ address: input.address, runId: input.runId, checkRunId }));
+    // On a code host, a run that changed code proposes its changes there.
     if (codeHost && patched('code-host-publish-run'))
       await publish.publishRunChanges({ address: input.address, runId: input.runId });
     return;

@@ -43,6 +43,19 @@ export class FakeGitHub extends FakeCodeHostServer {
   tokenLifetimeMs = 60 * 60_000;
   /** Moves the fake's clock (JWT checks, token expiry) ahead, for tests of expiry. */
   clockOffsetMs = 0;
+  /** Check runs made, with every state they went through (only an App's installation token may write them). */
+  readonly checkRuns: Array<{
+    id: number;
+    repository: string;
+    name: string;
+    headSha: string;
+    externalId: string;
+    detailsUrl?: string;
+    status: string;
+    conclusion?: string;
+    output?: { title?: string; summary?: string };
+    states: string[];
+  }> = [];
   readonly botLogin = 'cairn-bot';
   /** login (lower case) -> permission; anyone else is not a collaborator. */
   readonly permissions = new Map<string, string>();
@@ -86,6 +99,48 @@ export class FakeGitHub extends FakeCodeHostServer {
       const id = this.installations.get(`${match[1]}/${match[2]}`);
       if (id === undefined) throw new ApiRefusal(404, 'Not Found');
       return { status: 200, body: { id, app_id: app.id, account: { login: match[1] } } };
+    });
+    this.route('POST', new RegExp(`^${repo}/check-runs$`), (match, body, _query, headers) => {
+      this.requireInstallationToken(headers.authorization);
+      const run = {
+        id: this.nextId++,
+        repository: `${match[1]}/${match[2]}`,
+        name: String(body.name ?? ''),
+        headSha: String(body.head_sha ?? ''),
+        externalId: String(body.external_id ?? ''),
+        detailsUrl: typeof body.details_url === 'string' ? body.details_url : undefined,
+        status: String(body.status ?? 'queued'),
+        output: body.output as { title?: string; summary?: string } | undefined,
+        states: [String(body.status ?? 'queued')],
+      };
+      if (!run.name || !/^[0-9a-f]{40}$/.test(run.headSha)) throw new ApiRefusal(422, 'Validation Failed');
+      this.checkRuns.push(run);
+      return { status: 201, body: this.checkRunView(run) };
+    });
+    this.route('PATCH', new RegExp(`^${repo}/check-runs/(\\d+)$`), (match, body, _query, headers) => {
+      this.requireInstallationToken(headers.authorization);
+      const run = this.checkRuns.find((candidate) => candidate.id === Number(match[3]));
+      if (!run) throw new ApiRefusal(404, 'Not Found');
+      if (typeof body.status === 'string') run.status = body.status;
+      if (typeof body.conclusion === 'string') {
+        run.conclusion = body.conclusion;
+        run.status = 'completed';
+      }
+      if (body.output) run.output = body.output as { title?: string; summary?: string };
+      run.states.push(run.conclusion ? `${run.status}:${run.conclusion}` : run.status);
+      return { status: 200, body: this.checkRunView(run) };
+    });
+    this.route('GET', new RegExp(`^${repo}/commits/([^/]+)/check-runs$`), (match, _body, query) => {
+      const found = this.checkRuns.filter(
+        (run) =>
+          run.repository === `${match[1]}/${match[2]}` &&
+          run.headSha === match[3] &&
+          (!query.get('check_name') || run.name === query.get('check_name')),
+      );
+      return {
+        status: 200,
+        body: { total_count: found.length, check_runs: found.map((run) => this.checkRunView(run)) },
+      };
     });
     this.route('GET', /^\/user$/, () => ({
       status: 200,
@@ -186,6 +241,26 @@ export class FakeGitHub extends FakeCodeHostServer {
 
   private now(): number {
     return Date.now() + this.clockOffsetMs;
+  }
+
+  /** Checks are written by Apps only: a personal token gets GitHub's 403. */
+  private requireInstallationToken(authorization: string | undefined): void {
+    const token = /^(?:token|Bearer) (.+)$/.exec(authorization ?? '')?.[1];
+    if (!token || !this.installationTokens.has(token))
+      throw new ApiRefusal(403, 'Resource not accessible by personal access token');
+  }
+
+  private checkRunView(run: FakeGitHub['checkRuns'][number]) {
+    return {
+      id: run.id,
+      name: run.name,
+      head_sha: run.headSha,
+      external_id: run.externalId,
+      details_url: run.detailsUrl ?? null,
+      status: run.status,
+      conclusion: run.conclusion ?? null,
+      output: run.output ?? {},
+    };
   }
 
   /** Every installation token issued so far stops working, as an expired one does. */

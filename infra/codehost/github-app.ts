@@ -120,7 +120,15 @@ export class GitHubApp {
 
   /** The token for API calls and git on `owner/repo`. */
   async tokenFor(repositoryPath: string): Promise<string> {
-    return this.installationToken(await this.installationFor(repositoryPath));
+    const installationId = await this.installationFor(repositoryPath);
+    try {
+      return await this.installationToken(installationId);
+    } catch (error) {
+      // The App was uninstalled (and maybe installed again under a new id): look it up next time.
+      if ((error as { status?: number }).status === 404)
+        this.installations.delete(repositoryPath.toLowerCase());
+      throw error;
+    }
   }
 
   /** GitHub refused `token` (expired early, revoked): the next call gets a new one. */

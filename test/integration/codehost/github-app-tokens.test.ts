@@ -66,6 +66,20 @@ describe('GitHub App installation tokens (fake GitHub API)', () => {
     expect(github.callsOf('GET', /\/installation$/)).to.have.length(2);
   });
 
+  it('looks the installation up again after the App was installed anew on the repository', async () => {
+    await app.tokenFor('acme/one');
+    github.installations.set('acme/one', 601);
+    github.clockOffsetMs = 56 * MINUTE;
+    const gone = await app.tokenFor('acme/one').catch((error: { status?: number }) => error);
+    expect((gone as { status?: number }).status).to.equal(404);
+    await app.tokenFor('acme/one');
+    expect(exchanges().map((call) => call.path)).to.deep.equal([
+      '/app/installations/501/access_tokens',
+      '/app/installations/501/access_tokens',
+      '/app/installations/601/access_tokens',
+    ]);
+  });
+
   it('says so when the App is not installed on a repository', async () => {
     const refused = await app.tokenFor('acme/elsewhere').catch((error: Error & { status?: number }) => error);
     expect((refused as { status?: number }).status).to.equal(404);

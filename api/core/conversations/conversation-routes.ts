@@ -24,7 +24,9 @@ import {
 } from '../../../services/conversations/conversations.js';
 import type { ConversationPosition } from '../../../db/repositories/conversations.js';
 import { conversationWire } from '../../../domain/conversations/wire.js';
-import { Conversation, conversationJsonColumns } from './conversation-schemas.js';
+import { conversationWorkflowId } from '../../../domain/conversations/conversation-workflow.js';
+import { temporalUrlFor } from '../temporal-url.js';
+import { Conversation, ConversationDetail, conversationJsonColumns } from './conversation-schemas.js';
 
 export const conversationParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
 const conversationRef = ComponentRef('Conversation', Conversation);
@@ -104,8 +106,21 @@ export function conversationRoutes(context: ServiceContext): RouteDefinition[] {
       summary: 'One conversation (deleted ones too)',
       tags: ['conversations'],
       params: conversationParams,
-      responses: { 200: { description: 'the conversation', schema: conversationRef } },
-      handler: async ({ params }) => ({ body: conversationWire(await getConversation(context, params.id)) }),
+      responses: {
+        200: {
+          description: 'the conversation',
+          schema: ComponentRef('ConversationDetail', ConversationDetail),
+        },
+      },
+      handler: async ({ params }) => {
+        const conversation = await getConversation(context, params.id);
+        return {
+          body: {
+            ...conversationWire(conversation),
+            temporalUrl: temporalUrlFor(context, conversationWorkflowId(conversation.id)),
+          },
+        };
+      },
     }),
     defineRoute({
       method: 'POST',

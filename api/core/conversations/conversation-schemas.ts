@@ -29,6 +29,17 @@ export const Conversation = StrictObject({
   updated_at: DateTime(),
 });
 
+/** One conversation as its own endpoint answers: with where to watch it in Temporal. */
+export const ConversationDetail = StrictObject({
+  ...Conversation.properties,
+  temporalUrl: Nullable(
+    Type.String({
+      description:
+        "the conversation's workflow execution in the Temporal Web UI (TEMPORAL_UI_URL); null when no UI is known",
+    }),
+  ),
+});
+
 /**
  * A conversation as the database writes it for the list: the same fields, in the same order, as
  * conversationWire (domain/conversations/wire.ts); test/integration/db/json-pages.test.ts holds
@@ -75,4 +86,10 @@ export const MessageAccepted = StrictObject({
   }),
 });
 
-export const conversationSchemas = { Conversation, Message, MessagePage, MessageAccepted };
+export const conversationSchemas = {
+  Conversation,
+  ConversationDetail,
+  Message,
+  MessagePage,
+  MessageAccepted,
+};

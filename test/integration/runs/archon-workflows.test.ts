@@ -300,6 +300,18 @@ for (const kind of databaseKinds()) {
       expect(detail.body.temporalUrl).to.match(
         new RegExp(`^http://temporal-ui\\.test:8080/namespaces/[^/]+/workflows/run-${run.runId}$`),
       );
+      // So does a conversation, to its own workflow execution.
+      const chat = await harness.conversation();
+      chat.stream.close();
+      const conversation = await harness.call<{ id: string; temporalUrl: string | null }>(
+        'GET',
+        `/api/conversations/${chat.id}`,
+      );
+      expect(conversation.body.temporalUrl).to.match(
+        new RegExp(
+          `^http://temporal-ui\\.test:8080/namespaces/[^/]+/workflows/conversation-${conversation.body.id}$`,
+        ),
+      );
       const completed = eventsByNode(events, 'node_completed');
       expect(completed.ask!.output).to.equal('fixing #42 on main (careful)');
       expect(completed.show!.output).to.equal('#42@main');

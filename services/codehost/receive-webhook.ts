@@ -10,6 +10,7 @@ import {
 import type { ServiceContext } from '../context.js';
 import { ServiceError } from '../service-error.js';
 import { acceptCodeHostRequest, type StartCodeHostWork } from './code-host-inbox.js';
+import { webhookDeliveries } from './webhook-metrics.js';
 
 /** One webhook as it arrived: its headers (lower-case names), its raw body, the body parsed. */
 export interface WebhookArrival {
@@ -40,8 +41,37 @@ function unsigned(detail: string): ServiceError {
   return new ServiceError({ kind: 'unauthenticated', code: 'invalid_signature', detail });
 }
 
+/** Counts each delivery by what became of it: refused ones too, which never reach the log. */
+async function counted(platform: CodeHostPlatform, receive: Promise<WebhookAnswer>): Promise<WebhookAnswer> {
+  try {
+    const answer = await receive;
+    webhookDeliveries.inc({ platform, outcome: answer.outcome });
+    return answer;
+  } catch (error) {
+    if (error instanceof ServiceError) {
+      webhookDeliveries.inc({
+        platform,
+        outcome: error.code === 'webhook_not_configured' ? 'unconfigured' : 'refused',
+      });
+    }
+    throw error;
+  }
+}
+
+export const receiveGitHubWebhook = (
+  context: ServiceContext,
+  start: StartCodeHostWork,
+  arrival: WebhookArrival,
+) => counted('github', readGitHubWebhook(context, start, arrival));
+
+export const receiveGitLabWebhook = (
+  context: ServiceContext,
+  start: StartCodeHostWork,
+  arrival: WebhookArrival,
+) => counted('gitlab', readGitLabWebhook(context, start, arrival));
+
 /** GitHub: X-Hub-Signature-256 checked before anything else is read. */
-export async function receiveGitHubWebhook(
+async function readGitHubWebhook(
   context: ServiceContext,
   start: StartCodeHostWork,
   arrival: WebhookArrival,
@@ -69,7 +99,7 @@ export async function receiveGitHubWebhook(
 }
 
 /** GitLab: X-Gitlab-Token, and the signed headers too when a signing secret is set. */
-export async function receiveGitLabWebhook(
+async function readGitLabWebhook(
   context: ServiceContext,
   start: StartCodeHostWork,
   arrival: WebhookArrival,

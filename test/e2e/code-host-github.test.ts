@@ -104,6 +104,17 @@ for (const kind of databaseKinds()) {
 
     const thread = (issue: number) => `${REPO}#${issue}`;
 
+    /** cairn_webhook_deliveries_total for GitHub and this outcome, as /metrics shows it. */
+    async function deliveriesCounted(outcome: string): Promise<number> {
+      const text = await (await fetch(`${core.app.url}/metrics`)).text();
+      const line = text
+        .split('\n')
+        .find((row) =>
+          row.startsWith(`cairn_webhook_deliveries_total{platform="github",outcome="${outcome}"}`),
+        );
+      return line ? Number(line.split(' ').at(-1)) : 0;
+    }
+
     /** The bot's comments in a thread once `done` holds for them. */
     function botCommentsWhen(issue: number, done: (texts: string[]) => boolean, what: string) {
       return github.waitFor(() => {
@@ -174,6 +185,7 @@ for (const kind of databaseKinds()) {
 
     it('refuses a forged, a missing or a malformed signature with 401, and does nothing', async () => {
       const before = github.calls.length;
+      const refusedBefore = await deliveriesCounted('refused');
       const payload = commentPayload({ issue: 2, body: '@cairn-bot [fake:reply no]' });
       const forged = await deliver('issue_comment', payload, {
         signature: signGitHub('not-the-secret', JSON.stringify(payload)),
@@ -184,6 +196,9 @@ for (const kind of databaseKinds()) {
         expect(answer.status).to.equal(401);
         expect(answer.body.code).to.equal('invalid_signature');
       }
+      expect(await deliveriesCounted('refused'), 'cairn_webhook_deliveries_total').to.equal(
+        refusedBefore + 3,
+      );
       await settle(3);
       expect(github.botComments(thread(2))).to.have.length(0);
       expect(github.calls.slice(before).some((call) => call.path.includes('/issues/2/'))).to.equal(false);
@@ -191,10 +206,16 @@ for (const kind of databaseKinds()) {
 
     it('answers the same delivery once, also when it comes again to a restarted receiver', async () => {
       const payload = commentPayload({ issue: 4, body: '@cairn-bot [fake:reply once]' });
+      const [acceptedBefore, duplicatesBefore] = [
+        await deliveriesCounted('accepted'),
+        await deliveriesCounted('duplicate'),
+      ];
       const first = await deliver('issue_comment', payload, { deliveryId: 'same-delivery' });
       const again = await deliver('issue_comment', payload, { deliveryId: 'same-delivery' });
       expect(first.body.status).to.equal('accepted');
       expect(again.body.status).to.equal('duplicate');
+      expect(await deliveriesCounted('accepted')).to.equal(acceptedBefore + 1);
+      expect(await deliveriesCounted('duplicate')).to.equal(duplicatesBefore + 1);
       await botCommentsWhen(4, (texts) => texts.includes('once'), 'the answer');
       // A second API process on the same database: the record, not memory, knows the delivery.
       const restarted = await startTestCoreApp(core.test.db, core.context, core.workers);

@@ -41,7 +41,7 @@ async function finishedHundredNodeRun(base: string, conversationId: string): Pro
     conversationId,
   });
   for (;;) {
-    const run = await callJson<{ status: string }>(base, 'GET', `/api/workflows/runs/${runId}`);
+    const { run } = await callJson<{ run: { status: string } }>(base, 'GET', `/api/workflows/runs/${runId}`);
     if (run.status === 'completed') return runId;
     console.error(`[bench] waiting for the ${NODES}-node run: ${run.status}`);
     if (['failed', 'cancelled', 'abandoned'].includes(run.status)) throw new Error(`the run ${run.status}`);

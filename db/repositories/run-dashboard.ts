@@ -1,6 +1,6 @@
 import { SqlConditions } from '../sql-conditions.js';
 import { toReader, type ReadSource } from '../sql-reader.js';
-import { countOf } from '../rows.js';
+import { countOf, parseJson } from '../rows.js';
 import { RUN_STATUSES, type RunStatus } from '../../domain/runs/run-status.js';
 import type { Dialect } from '../dialect.js';
 import { oncePerDialect, type JsonProjection } from '../json-projection.js';
@@ -75,6 +75,10 @@ function dashboardFields(dialect: Dialect): JsonProjection {
         ? "(case when started_at is null then null else cast(round((unixepoch(coalesce(completed_at, ?), 'subsec') - unixepoch(started_at, 'subsec')) * 1000) as integer) end)"
         : '(case when started_at is null then null else round(extract(epoch from (coalesce(completed_at, ?::timestamptz) - started_at)) * 1000)::bigint end)',
     },
+    // The run's latest event (by the events' (run_id, id) index): how long the run has been quiet.
+    lastEventAt: {
+      sql: `(select ${sqlite ? 'created_at' : `to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`} from events where events.run_id = workflow_runs.id order by id desc limit 1)`,
+    },
   };
 }
 
@@ -100,3 +104,17 @@ const withDashboardFields = oncePerDialect((runProjection: JsonProjection, diale
   ...runProjection,
   ...dashboardFields(dialect),
 }));
+
+/** The stored definitions of those of `ids` that are running, by run id. */
+export async function runningDefinitions(
+  source: ReadSource,
+  ids: readonly string[],
+): Promise<Map<string, Record<string, unknown>>> {
+  if (ids.length === 0) return new Map();
+  const conditions = new SqlConditions().add('status = ?', 'running').in('id', ids);
+  const rows = await toReader(source).all<{ id: string; definition: string }>(
+    `select id, definition from workflow_runs${conditions.where}`,
+    conditions.params,
+  );
+  return new Map(rows.map((row) => [row.id, parseJson(row.definition, {})]));
+}

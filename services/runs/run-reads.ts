@@ -1,5 +1,9 @@
 import { findConversationByRef } from '../../db/repositories/conversations.js';
-import { countRunsByStatus, searchRunsAsJson } from '../../db/repositories/run-dashboard.js';
+import {
+  countRunsByStatus,
+  runningDefinitions,
+  searchRunsAsJson,
+} from '../../db/repositories/run-dashboard.js';
 import { listRunEvents, listRunEventsAsJson, type RunEvent } from '../../db/repositories/run-events.js';
 import {
   findRun,
@@ -12,9 +16,10 @@ import {
   type WorkflowRun,
 } from '../../db/repositories/workflow-runs.js';
 import type { JsonProjection } from '../../db/json-projection.js';
+import { nodeTimeLimits, type NodeTimeLimit } from '../../domain/runs/node-time-limits.js';
 import type { RunStatus } from '../../domain/runs/run-status.js';
 import type { ServiceContext } from '../context.js';
-import { readJsonPage, type KeysetPage } from '../keyset-page.js';
+import { readJsonPage, readKeysetPage, type KeysetPage } from '../keyset-page.js';
 import { ServiceError } from '../service-error.js';
 
 /** Where a page of runs ends: the next page starts strictly after it (newest first). */
@@ -118,6 +123,12 @@ export async function childRunsOf(
   }));
 }
 
+/** Each node's effective time limits in the run's stored definition; none for a run that is gone. */
+export async function runNodeTimeLimits(context: ServiceContext, runId: string): Promise<NodeTimeLimit[]> {
+  const run = await findRun(context.db.reader, runId);
+  return run ? nodeTimeLimits(run.definition) : [];
+}
+
 /** The newest run started from a worker conversation (a chat platform's id), with its events. */
 export async function getRunByWorker(context: ServiceContext, platformId: string): Promise<RunDetail> {
   const run = await findRunByWorker(context.db.knex, platformId);
@@ -133,6 +144,8 @@ export interface DashboardFilter extends RunListFilter {
 }
 
 export interface DashboardPage extends RunPage {
+  /** The running runs of the page: each node's time limits, to tell a run that went quiet too long. */
+  nodeLimits: Record<string, NodeTimeLimit[]>;
   /** Runs per status within every other filter (workflow, codebase, dates, search), not the status one. */
   counts: Record<RunStatus, number>;
 }
@@ -150,8 +163,8 @@ export async function dashboardRuns(
   const { reader } = context.db;
   const { since, until, search, workflowName, codebaseId } = filter;
   const now = new Date().toISOString();
-  const [runs, counts] = await Promise.all([
-    readJsonPage(
+  const [page, counts] = await Promise.all([
+    readKeysetPage(
       filter.limit,
       (rows) =>
         searchRunsAsJson(
@@ -164,5 +177,12 @@ export async function dashboardRuns(
     ),
     countRunsByStatus(reader, { since, until, workflowName, codebaseId, search }),
   ]);
-  return { ...runs, counts };
+  const definitions = await runningDefinitions(
+    reader,
+    page.items.map((row) => row.position().id),
+  );
+  const nodeLimits = Object.fromEntries(
+    [...definitions].map(([runId, definition]) => [runId, nodeTimeLimits(definition)]),
+  );
+  return { items: page.items.map((row) => row.json), next: page.next, counts, nodeLimits };
 }

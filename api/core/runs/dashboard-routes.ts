@@ -1,5 +1,7 @@
 import type { TInteger } from '@sinclair/typebox';
 import {
+  ComponentRef,
+  DateTime,
   defineRoute,
   defineRoutes,
   Nullable,
@@ -13,7 +15,7 @@ import { MAX_NAME_LENGTH } from '../../../domain/workflow-definitions/types.js';
 import type { ServiceContext } from '../../../services/context.js';
 import { dashboardRuns } from '../../../services/runs/run-reads.js';
 import { pageBody, runFilterProperties, runFilters, runPageProperties } from './run-query.js';
-import { runJsonColumns, WorkflowRun } from './run-view.js';
+import { NodeTimeLimit, runJsonColumns, WorkflowRun } from './run-view.js';
 
 const PAGE = { default: 25, max: 200 };
 
@@ -24,6 +26,15 @@ const DashboardRunSchema = StrictObject({
   nodesDone: Type.Integer(),
   nodesTotal: Type.Integer(),
   durationMs: Nullable(Type.Integer()),
+  lastEventAt: Nullable(DateTime({ description: "the time of the run's latest event" })),
+});
+
+/** The running runs' node limits, by run id (an object whose keys are run ids). */
+const NodeLimitsByRun = Type.Unsafe<Record<string, Static<typeof NodeTimeLimit>[]>>({
+  type: 'object',
+  description:
+    "for each running run of the page, its nodes' effective timeouts: quiet for longer than the longest allows, it has likely stalled",
+  additionalProperties: Type.Array(ComponentRef('NodeTimeLimit', NodeTimeLimit)),
 });
 
 /** Runs per status, every status listed (zero when none). */
@@ -66,6 +77,7 @@ export function dashboardRoutes(context: ServiceContext): RouteDefinition[] {
             items: Type.Array(DashboardRunSchema),
             nextCursor: Type.Optional(Type.String()),
             counts: StatusCounts,
+            nodeLimits: NodeLimitsByRun,
           }),
         },
       },
@@ -78,8 +90,15 @@ export function dashboardRoutes(context: ServiceContext): RouteDefinition[] {
           runJsonColumns,
         );
         return {
-          body: pageBody<Static<typeof DashboardRunSchema>, { counts: Static<typeof StatusCounts> }>(result, {
+          body: pageBody<
+            Static<typeof DashboardRunSchema>,
+            {
+              counts: Static<typeof StatusCounts>;
+              nodeLimits: Record<string, Static<typeof NodeTimeLimit>[]>;
+            }
+          >(result, {
             counts: result.counts,
+            nodeLimits: result.nodeLimits,
           }),
         };
       },

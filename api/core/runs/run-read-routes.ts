@@ -12,6 +12,7 @@ import {
   type Static,
 } from '../../http/index.js';
 import type { ServiceContext } from '../../../services/context.js';
+import { nodeTimeLimits } from '../../../domain/runs/node-time-limits.js';
 import { runWorkflowId } from '../../../domain/runs/run-contract.js';
 import { RUN_STATUSES } from '../../../domain/runs/run-status.js';
 import { temporalExecutionUrl, temporalUiBase } from '../../../domain/temporal-links.js';
@@ -20,11 +21,13 @@ import {
   getRunByWorker,
   getRunDetailAsJson,
   listRunsPage,
+  runNodeTimeLimits,
   type RunDetail,
 } from '../../../services/runs/run-reads.js';
 import { runDiffRoute } from './run-diff-route.js';
 import { pageBody, runFilterProperties, runFilters, runPageProperties } from './run-query.js';
 import {
+  NodeTimeLimit,
   runEventJsonColumns,
   runEventView,
   runJsonColumns,
@@ -53,6 +56,10 @@ const RunDetailSchema = StrictObject({
     }),
     { description: "the runs this run's sub-workflow nodes started, oldest first" },
   ),
+  nodeLimits: Type.Array(ComponentRef('NodeTimeLimit', NodeTimeLimit), {
+    description:
+      "each node's effective timeout from the run's definition: a running node quiet for longer has likely stalled",
+  }),
 });
 
 /** The run's execution in the Temporal Web UI, when Cairn knows where that is. */
@@ -108,6 +115,7 @@ export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
             events: events.map(runEventView),
             temporalUrl: temporalUrlOf(context, run.id),
             children: await childRunsOf(context, run.id),
+            nodeLimits: nodeTimeLimits(run.definition),
           },
         };
       },
@@ -122,9 +130,10 @@ export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
       responses: { 200: { description: 'the run with its events', schema: RunDetailSchema } },
       handler: async ({ params }) => {
         // Written by the database as JSON (docs/architecture.md, "Lists the database writes as JSON").
-        const [detail, children] = await Promise.all([
+        const [detail, children, nodeLimits] = await Promise.all([
           getRunDetailAsJson(context, params.runId, { run: runJsonColumns, event: runEventJsonColumns }),
           childRunsOf(context, params.runId),
+          runNodeTimeLimits(context, params.runId),
         ]);
         return {
           body: SerializedJson.object<Static<typeof RunDetailSchema>>({
@@ -132,6 +141,7 @@ export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
             events: SerializedJson.ofItems(detail.events),
             temporalUrl: temporalUrlOf(context, params.runId),
             children,
+            nodeLimits,
           }),
         };
       },

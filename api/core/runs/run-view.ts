@@ -82,7 +82,17 @@ export const RunDiff = StrictObject({
   truncated: Type.Boolean({ description: 'the patch or the file list was cut' }),
 });
 
-export const runSchemas = { WorkflowRun, WorkflowRunEvent, RunDiff, RunChangedFile };
+export const NodeTimeLimit = StrictObject({
+  nodeId: Type.String(),
+  timeoutMs: Nullable(
+    Type.Integer({
+      description: "the node's timeout, or the default node timeout; null when it may wait indefinitely",
+    }),
+  ),
+  retryDelayMs: Type.Integer({ description: 'the pause between tries of a node that retries; 0 otherwise' }),
+});
+
+export const runSchemas = { WorkflowRun, WorkflowRunEvent, RunDiff, RunChangedFile, NodeTimeLimit };
 
 export function runView(run: RunRecord): Static<typeof WorkflowRun> {
   return {

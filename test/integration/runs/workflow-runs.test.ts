@@ -30,6 +30,7 @@ interface RunEvent {
   nodeId: string | null;
   actor: string | null;
   payload: Record<string, unknown>;
+  createdAt: string;
 }
 
 const GATED = `name: gated
@@ -434,9 +435,11 @@ for (const kind of databaseKinds()) {
             nodesDone: number;
             nodesTotal: number;
             durationMs: number | null;
+            lastEventAt: string | null;
           }
         >;
         counts: Record<string, number>;
+        nodeLimits: Record<string, unknown>;
       };
       const all = (await call<Dashboard>('GET', '/api/dashboard/runs')).body;
       expect(all.items.map((item) => item.runId)).to.deep.equal([paused.runId, failed.runId]);
@@ -446,6 +449,21 @@ for (const kind of databaseKinds()) {
       expect(flakyItem.durationMs).to.be.a('number');
       expect(all.items[0]).to.include({ status: 'paused', nodesTotal: 3, nodesDone: 1 });
       expect(all.counts).to.include({ failed: 1, paused: 1, running: 0 });
+      // Each run's latest event, and node limits only for running runs (none here).
+      const latest = (await detail(paused.runId)).events.at(-1)!;
+      expect(all.items[0]!.lastEventAt).to.equal(latest.createdAt);
+      expect(all.nodeLimits).to.deep.equal({});
+      // The run detail gives each node's effective timeout: the default hour, none for a gate.
+      const pausedDetail = (
+        await call<{ nodeLimits: Array<{ nodeId: string; timeoutMs: number | null; retryDelayMs: number }> }>(
+          'GET',
+          `/api/workflows/runs/${paused.runId}`,
+        )
+      ).body;
+      expect(pausedDetail.nodeLimits.map((limit) => limit.timeoutMs === null)).to.include(true);
+      expect(
+        pausedDetail.nodeLimits.every((limit) => limit.timeoutMs === null || limit.timeoutMs > 0),
+      ).to.equal(true);
 
       const searched = (await call<Dashboard>('GET', '/api/dashboard/runs?q=FLAKE')).body;
       expect(searched.items.map((item) => item.runId)).to.deep.equal([failed.runId]);
@@ -491,6 +509,23 @@ for (const kind of databaseKinds()) {
         expect(bad.status, `${param}=${value}`).to.equal(400);
         expect(JSON.stringify(bad.body), param).to.include(`/query/${param}`);
       }
+      // A running run on the page comes with its nodes' limits, read from its stored definition.
+      const stuck = await createRun(test.db.knex, {
+        workflowName: 'flaky',
+        definition: YAML.parse(FLAKY) as Record<string, unknown>,
+        message: 'stuck',
+      });
+      await test.db.knex('workflow_runs').where({ id: stuck.id }).update({ status: 'running' });
+      const withRunning = (await call<Dashboard>('GET', '/api/dashboard/runs?workflow=flaky')).body;
+      expect(withRunning.nodeLimits).to.deep.equal({
+        [stuck.id]: ['first', 'second', 'third'].map((nodeId) => ({
+          nodeId,
+          timeoutMs: 3_600_000,
+          retryDelayMs: 0,
+        })),
+      });
+      expect(withRunning.items.find((item) => item.runId === stuck.id)!.lastEventAt).to.equal(null);
+      await test.db.knex('workflow_runs').where({ id: stuck.id }).delete();
       await call('POST', `/api/workflows/runs/${paused.runId}/abandon`);
     });
 

@@ -1124,6 +1124,13 @@ export interface components {
             /** @description a binary file: git counts no lines */
             binary: boolean;
         };
+        NodeTimeLimit: {
+            nodeId: string;
+            /** @description the node's timeout, or the default node timeout; null when it may wait indefinitely */
+            timeoutMs: number | null;
+            /** @description the pause between tries of a node that retries; 0 otherwise */
+            retryDelayMs: number;
+        };
         WorkflowSchedule: {
             /** @description the Temporal Schedule id (cairn-wf-<codebaseId>-<workflow>) */
             id: string;
@@ -2602,6 +2609,8 @@ export interface operations {
                             /** @description the sub-workflow node that started it */
                             nodeId: string | null;
                         }[];
+                        /** @description each node's effective timeout from the run's definition: a running node quiet for longer has likely stalled */
+                        nodeLimits: components["schemas"]["NodeTimeLimit"][];
                     };
                 };
             };
@@ -2643,6 +2652,8 @@ export interface operations {
                             /** @description the sub-workflow node that started it */
                             nodeId: string | null;
                         }[];
+                        /** @description each node's effective timeout from the run's definition: a running node quiet for longer has likely stalled */
+                        nodeLimits: components["schemas"]["NodeTimeLimit"][];
                     };
                 };
             };
@@ -2788,6 +2799,11 @@ export interface operations {
                             nodesDone: number;
                             nodesTotal: number;
                             durationMs: number | null;
+                            /**
+                             * Format: date-time
+                             * @description the time of the run's latest event
+                             */
+                            lastEventAt: string | null;
                         }[];
                         nextCursor?: string;
                         counts: {
@@ -2798,6 +2814,10 @@ export interface operations {
                             failed: number;
                             cancelled: number;
                             abandoned: number;
+                        };
+                        /** @description for each running run of the page, its nodes' effective timeouts: quiet for longer than the longest allows, it has likely stalled */
+                        nodeLimits: {
+                            [key: string]: components["schemas"]["NodeTimeLimit"][];
                         };
                     };
                 };

@@ -27,3 +27,4 @@ export type DashboardPage = JsonOf<operations['dashboardRuns'], 200>;
 export type DashboardRun = DashboardPage['items'][number];
 export type RunStatusCounts = DashboardPage['counts'];
 export type RunStatus = WorkflowRun['status'];
+export type NodeTimeLimit = Schemas['NodeTimeLimit'];

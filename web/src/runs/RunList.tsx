@@ -7,6 +7,8 @@ import { ErrorNote } from '../shell/ErrorNote';
 import { StatusBadge } from '../shell/StatusBadge';
 import { formatCost, formatDuration, formatTime } from '../shell/format';
 import { anyFilter, apiFilters, filtersOf, type FilterKey } from './run-filters';
+import { staleness } from './staleness';
+import { StaleMarker, useClock } from './StaleNotice';
 
 const STATUSES: RunStatus[] = [
   'running',
@@ -46,6 +48,11 @@ export function RunList() {
   });
   const counts = runs.data?.pages[0]?.counts;
   const rows = runs.data?.pages.flatMap((page) => page.items) ?? [];
+  const nodeLimits = Object.assign(
+    {},
+    ...(runs.data?.pages.map((page) => page.nodeLimits) ?? []),
+  ) as DashboardPage['nodeLimits'];
+  const now = useClock(rows.some((run) => run.status === 'running'));
   // Also the workflows of the runs listed (another codebase's), and the one in the address.
   const workflowNames = [
     ...new Set([
@@ -167,7 +174,16 @@ export function RunList() {
           <li key={run.runId}>
             <Link className="card-link run-row" to={`/runs/${encodeURIComponent(run.runId)}`}>
               <span className="card-title">
-                {run.workflowName} <StatusBadge status={run.status} label={LABELS[run.status]} />
+                {run.workflowName} <StatusBadge status={run.status} label={LABELS[run.status]} />{' '}
+                <StaleMarker
+                  state={staleness({
+                    now,
+                    status: run.status,
+                    waitingUntil: run.waitingUntil,
+                    lastEventAt: run.lastEventAt,
+                    limits: nodeLimits[run.runId] ?? [],
+                  })}
+                />
               </span>
               {run.message && <span className="run-message">{run.message}</span>}
               <span className="muted small">

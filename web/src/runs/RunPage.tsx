@@ -21,6 +21,8 @@ import {
 import { NodeList } from './NodeList';
 import { RunChanges } from './RunChanges';
 import { RunTimeline } from './RunTimeline';
+import { staleness } from './staleness';
+import { StaleBanner, useClock } from './StaleNotice';
 import './run-page.css';
 
 // The graph library and its layout engine are a chunk of their own, fetched when a run is opened.
@@ -91,11 +93,23 @@ export function RunPage() {
     () => applyRunEvents(emptyRunModel(runId, run?.workflowName ?? '', definitionNodes), events),
     [runId, run?.workflowName, definitionNodes, events],
   );
+  const now = useClock(run?.status === 'running');
 
   if (isNotFound(detail.error)) return <NotFound what="run" />;
   if (detail.isError) return <ErrorNote error={detail.error} retry={() => void detail.refetch()} />;
   if (!run) return <p className="muted">Loading…</p>;
   const waitingGate = model.view.gates.find((gate) => !gate.decision && !gate.expired);
+  // The running nodes' limits; between two nodes, every node's (the most generous decides).
+  const running = new Set(model.nodes.filter((node) => node.state === 'running').map((node) => node.id));
+  const limits = detail.data?.nodeLimits ?? [];
+  const runningLimits = limits.filter((limit) => running.has(limit.nodeId));
+  const quiet = staleness({
+    now,
+    status: run.status,
+    waitingUntil: run.waitingUntil,
+    lastEventAt: events.at(-1)?.createdAt ?? null,
+    limits: runningLimits.length > 0 ? runningLimits : limits,
+  });
 
   return (
     <section aria-labelledby="run-title" className="run">
@@ -183,6 +197,7 @@ export function RunPage() {
           </>
         )}
       </dl>
+      <StaleBanner state={quiet} />
       {run.error && (
         <p className="error-note" role="alert">
           {run.error}

@@ -1,9 +1,10 @@
 import { defineRoute, defineRoutes, type RouteDefinition } from '../http/route.js';
-import { ComponentRef, StrictObject, StringEnum, Type } from '../http/schema.js';
+import { ComponentRef, Nullable, StrictObject, StringEnum, Type } from '../http/schema.js';
 import type { ServiceContext } from '../../services/context.js';
 import { CHAT_PLATFORMS, type ChatPlatform, type CodeHostPlatform } from '../../domain/chat/chat-address.js';
 import type { AdapterState } from '../../domain/chat/adapter-state.js';
 import { databaseReachable, serviceFigures, turnConcurrency } from '../../services/health/health.js';
+import { temporalUiBase } from '../../domain/temporal-links.js';
 
 export interface HealthDependencies {
   version: string;
@@ -151,6 +152,12 @@ export function healthRoutes(context: ServiceContext, deps: HealthDependencies):
             runningWorkflows: Type.Integer({ description: 'workflow runs in status running' }),
             version: Type.String(),
             database: Database,
+            temporalUi: Nullable(
+              Type.String({
+                description:
+                  "the Temporal Web UI's address (TEMPORAL_UI_URL, else the embedded server's); null when none is known",
+              }),
+            ),
           }),
         },
       },
@@ -163,6 +170,7 @@ export function healthRoutes(context: ServiceContext, deps: HealthDependencies):
           ...codeHostHealth(deps),
           version: deps.version,
           database: context.db.dialect,
+          temporalUi: temporalUiBase(context.environment.temporal) ?? null,
         };
         if (!figures) {
           return {

@@ -6,6 +6,9 @@ const UpdateInfoSchema = StrictObject({
   currentVersion: Type.String(),
   latestVersion: Type.String(),
   releaseUrl: Type.String(),
+  checked: Type.Boolean({
+    description: 'whether a release server was asked; false for a source build, which updates through git',
+  }),
 });
 
 export type UpdateInfo = Static<typeof UpdateInfoSchema>;
@@ -15,7 +18,13 @@ export type UpdateInfo = Static<typeof UpdateInfoSchema>;
  * server: it reports its own version as the latest and makes no outside request.
  */
 export function sourceBuildUpdateInfo(version: string, releasesUrl: string): UpdateInfo {
-  return { updateAvailable: false, currentVersion: version, latestVersion: version, releaseUrl: releasesUrl };
+  return {
+    updateAvailable: false,
+    currentVersion: version,
+    latestVersion: version,
+    releaseUrl: releasesUrl,
+    checked: false,
+  };
 }
 
 export function updateRoutes(info: UpdateInfo): RouteDefinition[] {

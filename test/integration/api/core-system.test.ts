@@ -35,6 +35,7 @@ for (const kind of databaseKinds()) {
         chatAdapterStates: () => ({ telegram: TELEGRAM_READY }),
         corsOrigin: 'https://ui.example',
         update: sourceBuildUpdateInfo('9.8.7', 'https://example.invalid/cairn/releases'),
+        env: { TEMPORAL_UI_URL: 'http://temporal-ui.test:8080' },
       });
     });
     afterEach(async () => {
@@ -98,7 +99,22 @@ for (const kind of databaseKinds()) {
         runningWorkflows: 1,
         version: '9.8.7',
         database: kind.name,
+        temporalUi: 'http://temporal-ui.test:8080',
       });
+    });
+
+    it('GET /api/health names no Temporal Web UI for an outside Temporal without TEMPORAL_UI_URL', async () => {
+      const outside = await startLazyCoreApp(test.db, {
+        home: home.path,
+        logger: logs.logger,
+        env: { TEMPORAL_ADDRESS: 'temporal.internal:7233', TEMPORAL_UI_URL: '' },
+      });
+      try {
+        const health = await (await fetch(`${outside.url}/api/health`)).json();
+        expect(health).to.include({ temporalUi: null });
+      } finally {
+        await outside.close();
+      }
     });
 
     it('GET /api/update-check reports a source build without asking anyone', async () => {
@@ -108,6 +124,7 @@ for (const kind of databaseKinds()) {
         currentVersion: '9.8.7',
         latestVersion: '9.8.7',
         releaseUrl: 'https://example.invalid/cairn/releases',
+        checked: false,
       });
     });
 

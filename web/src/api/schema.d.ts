@@ -1736,6 +1736,8 @@ export interface operations {
                         version: string;
                         /** @enum {string} */
                         database: "sqlite" | "postgres";
+                        /** @description the Temporal Web UI's address (TEMPORAL_UI_URL, else the embedded server's); null when none is known */
+                        temporalUi: string | null;
                     };
                 };
             };
@@ -1818,6 +1820,8 @@ export interface operations {
                         currentVersion: string;
                         latestVersion: string;
                         releaseUrl: string;
+                        /** @description whether a release server was asked; false for a source build, which updates through git */
+                        checked: boolean;
                     };
                 };
             };

@@ -1,14 +1,18 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { getJson, request } from '../api/client';
+import { useQuery } from '@tanstack/react-query';
+import { getJson } from '../api/client';
 import type { components, operations } from '../api/schema';
 import { ErrorNote } from '../shell/ErrorNote';
 import { StatusBadge } from '../shell/StatusBadge';
+import { AssistantSettingsForm } from './AssistantSettingsForm';
+import { UpdateCheck } from './UpdateCheck';
 
 type Config = components['schemas']['Config'];
 type Health = operations['getApiHealth']['responses'][200]['content']['application/json'];
 
-/** Settings: health, the assistants' models (changeable), and the configuration as it applies (read only). */
+/**
+ * Settings: health (with the Temporal Web UI), the update check, the assistant settings
+ * (changeable), and the configuration as it applies (read only).
+ */
 export function SettingsPage() {
   const config = useQuery({ queryKey: ['config'], queryFn: () => getJson<Config>('/api/config') });
   const health = useQuery({
@@ -49,10 +53,23 @@ export function SettingsPage() {
               .map(([platform, state]) => `${platform}: ${state.status.replace('_', ' ')}`)
               .join(' · ')}
           </dd>
+          <dt>Temporal</dt>
+          <dd>
+            {health.data.temporalUi ? (
+              <a href={health.data.temporalUi} target="_blank" rel="noreferrer">
+                Open the Temporal Web UI
+              </a>
+            ) : (
+              <span className="muted">
+                No Temporal Web UI is known: set <code>TEMPORAL_UI_URL</code> to link it here.
+              </span>
+            )}
+          </dd>
         </dl>
       )}
+      <UpdateCheck />
       {config.isError && <ErrorNote error={config.error} />}
-      {config.data && <Models config={config.data} />}
+      {config.data && <AssistantSettingsForm config={config.data} />}
       {config.data && (
         <>
           <h2>Configuration</h2>
@@ -66,53 +83,5 @@ export function SettingsPage() {
         </>
       )}
     </section>
-  );
-}
-
-function Models({ config }: { config: Config }) {
-  const queries = useQueryClient();
-  const [claude, setClaude] = useState(config.assistants.claude.model ?? '');
-  const [codex, setCodex] = useState(config.assistants.codex.model ?? '');
-  useEffect(() => {
-    setClaude(config.assistants.claude.model ?? '');
-    setCodex(config.assistants.codex.model ?? '');
-  }, [config]);
-  const save = useMutation({
-    // Only what changed: an untouched assistant is left as the file has it.
-    mutationFn: () => {
-      const patch: Record<string, { model: string | null }> = {};
-      const changed = (before: string | null, now: string) => (before ?? '') !== now.trim();
-      if (changed(config.assistants.claude.model, claude)) patch.claude = { model: claude.trim() || null };
-      if (changed(config.assistants.codex.model, codex)) patch.codex = { model: codex.trim() || null };
-      return request('PATCH', '/api/config/assistants', patch);
-    },
-    onSuccess: () => void queries.invalidateQueries({ queryKey: ['config'] }),
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
-  return (
-    <form className="panel-form" onSubmit={submit} aria-labelledby="models-title">
-      <h2 id="models-title">Assistant models</h2>
-      <p className="muted small">
-        Default assistant: {config.defaultAssistant}. Empty: the assistant’s own default.
-      </p>
-      <label htmlFor="claude-model">Claude model</label>
-      <input id="claude-model" value={claude} onChange={(event) => setClaude(event.target.value)} />
-      <label htmlFor="codex-model">Codex model</label>
-      <input id="codex-model" value={codex} onChange={(event) => setCodex(event.target.value)} />
-      {save.isError && <ErrorNote error={save.error} />}
-      {save.isSuccess && (
-        <p className="muted small" role="status">
-          Saved.
-        </p>
-      )}
-      <div className="button-row">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          Save
-        </button>
-      </div>
-    </form>
   );
 }

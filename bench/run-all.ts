@@ -4,6 +4,7 @@ await import('./conversation.js');
 await import('./runs.js');
 await import('./temporal-dispatch.js');
 await import('./reads.js');
+await import('./telemetry.js');
 await import('./client.js');
 await import('./chat.js');
 await import('./web.js');

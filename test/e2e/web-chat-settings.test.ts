@@ -12,12 +12,26 @@ import {
   seriousAccessibilityViolations,
 } from '../support/browser.js';
 
+const TEMPORAL_UI = 'http://temporal-ui.test:8080';
+
+/** A workflow with a required input and a defaulted one, which its script echoes. */
+const GREET_WORKFLOW = `name: greet
+description: says hello to whoever the run names
+inputs:
+  who: { required: true, description: Who to greet }
+  mood: { default: cheerful }
+nodes:
+  - id: hello
+    bash: echo "hello $INPUT_WHO, $INPUT_MOOD"
+`;
+
 /**
- * The chat's conversation search, and what the settings page shows and changes, in Debian's
+ * The chat's conversation search, the form that starts a workflow run from a conversation, and
+ * what the settings page shows and changes, in Debian's
  * Chromium against one live core with workers and the fake assistant (SQLite: the API under the
  * page is tested on both databases by the integration suite).
  */
-describe('the web page: conversation search and settings, in a real browser', function () {
+describe('the web page: conversation search, a run started from a conversation, and settings, in a real browser', function () {
   this.timeout(5 * 60_000);
   const [sqlite] = databaseKinds();
   let core: LiveCore;
@@ -29,7 +43,11 @@ describe('the web page: conversation search and settings, in a real browser', fu
 
   before(async () => {
     ensureWebBuilt();
-    core = await startLiveCore(sqlite!, { 'README.md': '# shop\n' }, { app: { webPage: true } });
+    core = await startLiveCore(
+      sqlite!,
+      { 'README.md': '# shop\n', '.cairn/workflows/greet.yaml': GREET_WORKFLOW },
+      { app: { webPage: true }, env: { TEMPORAL_UI_URL: TEMPORAL_UI } },
+    );
     call = jsonClient(core.app.url);
     const registered = await call<{ id: string }>('POST', '/api/codebases', {
       path: core.repo.path,
@@ -113,6 +131,126 @@ describe('the web page: conversation search and settings, in a real browser', fu
     await page.getByRole('button', { name: 'Show more' }).waitFor();
   });
 
+  it('starts a workflow run from a conversation, with a field per declared input, and links to the run', async () => {
+    const conversationId = await newConversation('Greetings');
+    await page.goto(`${core.app.url}/conversations/${conversationId}`);
+    await page.getByText('Run a workflow', { exact: true }).click();
+    const form = page.getByRole('form', { name: 'Run a workflow' });
+    await form.getByRole('combobox', { name: 'Workflow' }).selectOption('greet');
+    await form.getByText('says hello to whoever the run names').waitFor();
+    const who = form.getByRole('textbox', { name: 'who (required)' });
+    expect(await who.getAttribute('required')).to.not.equal(null);
+    expect(await page.locator(`#${await who.getAttribute('aria-describedby')}`).textContent()).to.equal(
+      'Who to greet',
+    );
+    const mood = form.getByRole('textbox', { name: 'mood' });
+    expect(await mood.getAttribute('placeholder')).to.equal('cheerful');
+    const start = form.getByRole('button', { name: 'Start the run' });
+    expect(await start.isDisabled(), 'no message yet').to.equal(true);
+    await form.getByRole('textbox', { name: 'What the run is about' }).fill('say hello');
+    await who.fill('Ada');
+    await start.click();
+    await form.getByRole('link', { name: 'Open the run' }).click();
+    await page.waitForURL(/\/runs\/[0-9a-f-]{36}$/);
+    const runId = new URL(page.url()).pathname.split('/').at(-1)!;
+    await page.locator('h1 .badge.status-completed').waitFor();
+    const run = await call<{ run: { inputs: unknown; message: string; conversationId: string } }>(
+      'GET',
+      `/api/workflows/runs/${runId}`,
+    );
+    expect(run.body.run.inputs).to.deep.equal({ who: 'Ada', mood: 'cheerful' });
+    expect(run.body.run.message).to.equal('say hello');
+    const conversation = await call<{ id: string }>('GET', `/api/conversations/${conversationId}`);
+    expect(run.body.run.conversationId).to.be.oneOf([conversationId, conversation.body.id]);
+    await page.locator('[data-node=hello] summary').click();
+    await page.getByText('hello Ada, cheerful').first().waitFor();
+  });
+
+  it('says why no run can start from a conversation without a codebase', async () => {
+    const conversationId = await newConversation('Loose chat', false);
+    await page.goto(`${core.app.url}/conversations/${conversationId}`);
+    await page.getByText('Run a workflow', { exact: true }).click();
+    await page.getByTestId('no-codebase').waitFor();
+    expect(await page.getByTestId('no-codebase').textContent()).to.include(
+      'This conversation has no codebase',
+    );
+    expect(await page.getByRole('combobox', { name: 'Workflow' }).count()).to.equal(0);
+  });
+
+  it('shows the Temporal Web UI link and the update check on the settings page', async () => {
+    await page.goto(`${core.app.url}/settings`);
+    const link = page.getByRole('link', { name: 'Open the Temporal Web UI' });
+    await link.waitFor();
+    expect(await link.getAttribute('href')).to.equal(TEMPORAL_UI);
+    // A source build asks no release server, and the page says so rather than "up to date".
+    const state = page.locator('[data-update-state]');
+    await state.waitFor();
+    expect(await state.getAttribute('data-update-state')).to.equal('off');
+    expect(await state.textContent()).to.include('The update check is off: this is a source build');
+    const facts = await page.locator('section[aria-labelledby=update-title] dd').allTextContents();
+    const running = await call<{ currentVersion: string }>('GET', '/api/update-check');
+    expect(facts).to.deep.equal([running.body.currentVersion, 'not checked']);
+  });
+
+  it('saves only the assistant settings that changed, and shows a refused one beside its field', async () => {
+    const before = await call<{ assistants: Record<string, Record<string, unknown>> }>('GET', '/api/config');
+    const patches: unknown[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PATCH' && request.url().endsWith('/api/config/assistants'))
+        patches.push(request.postDataJSON());
+    });
+    await page.goto(`${core.app.url}/settings`);
+    const save = page.getByRole('button', { name: 'Save' });
+    await save.waitFor();
+    expect(await save.isDisabled(), 'nothing changed yet').to.equal(true);
+
+    const wantedSources = ['project', 'user'].filter(
+      (source) => !(before.body.assistants.claude!.settingSources as string[]).includes(source),
+    );
+    expect(wantedSources.length).to.be.greaterThan(0);
+    for (const source of wantedSources) await page.getByRole('checkbox', { name: source }).check();
+    await page.getByRole('combobox', { name: 'Reasoning effort' }).fill('high');
+    await save.click();
+    await page.locator('.assistant-settings [role=status]', { hasText: 'Saved.' }).waitFor();
+    expect(patches).to.deep.equal([
+      { claude: { settingSources: ['project', 'user'] }, codex: { modelReasoningEffort: 'high' } },
+    ]);
+    const after = await call<{ assistants: Record<string, Record<string, unknown>> }>('GET', '/api/config');
+    expect(after.body.assistants.claude!.settingSources).to.have.members(['project', 'user']);
+    expect(after.body.assistants.codex!.modelReasoningEffort).to.equal('high');
+    expect(after.body.assistants.claude!.model).to.deep.equal(before.body.assistants.claude!.model);
+
+    // A relative directory is refused by the API (400 naming /body/codex/additionalDirectories/1):
+    // the reason shows under that field, naming the entry, and nothing is saved.
+    const directories = page.getByRole('textbox', { name: 'Extra directories' });
+    await directories.fill('/srv/shared\nrelative/dir');
+    await save.click();
+    const error = page.locator('#codex-directories-error');
+    await error.waitFor();
+    expect(await error.textContent()).to.equal('relative/dir: not an absolute path (start it with /)');
+    expect(await directories.getAttribute('aria-invalid')).to.equal('true');
+    expect(await directories.getAttribute('aria-describedby')).to.equal('codex-directories-error');
+    expect(patches.at(-1)).to.deep.equal({
+      codex: { additionalDirectories: ['/srv/shared', 'relative/dir'] },
+    });
+    const unchanged = await call<{ assistants: { codex: { additionalDirectories: string[] } } }>(
+      'GET',
+      '/api/config',
+    );
+    expect(unchanged.body.assistants.codex.additionalDirectories).to.deep.equal([]);
+
+    // Corrected, it saves, and the error goes.
+    await directories.fill('/srv/shared\n/srv/more');
+    await save.click();
+    await page.locator('.assistant-settings [role=status]', { hasText: 'Saved.' }).waitFor();
+    expect(await error.count()).to.equal(0);
+    const saved = await call<{ assistants: { codex: { additionalDirectories: string[] } } }>(
+      'GET',
+      '/api/config',
+    );
+    expect(saved.body.assistants.codex.additionalDirectories).to.deep.equal(['/srv/shared', '/srv/more']);
+  });
+
   it('fits these pages at 375 px without horizontal scroll, and axe finds nothing serious', async () => {
     const conversationId = await newConversation('Deploy from a phone');
     const pages: Array<[string, string, string]> = [
@@ -127,6 +265,12 @@ describe('the web page: conversation search and settings, in a real browser', fu
         await tab.goto(`${core.app.url}${path}`);
         await tab.locator('h1', { hasText: heading }).first().waitFor();
         if (name === 'conversations searched') await tab.locator('.cards .card-title').first().waitFor();
+        if (name === 'conversation') {
+          // The run form open, with its input fields.
+          await tab.getByText('Run a workflow', { exact: true }).click();
+          await tab.getByRole('combobox', { name: 'Workflow' }).selectOption('greet');
+          await tab.getByRole('textbox', { name: 'who (required)' }).waitFor();
+        }
         expect(await horizontalOverflow(tab), `${name}, ${scheme}`).to.equal(0);
         const violations = await seriousAccessibilityViolations(tab);
         expect(

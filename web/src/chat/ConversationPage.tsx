@@ -25,6 +25,7 @@ import {
 } from './conversation-model';
 import { ChatItemView } from './ChatItemView';
 import { CommandAnswerView, type CommandAnswer } from './CommandAnswerView';
+import { StartRunForm } from './StartRunForm';
 
 type Action = { kind: 'frame'; frame: StreamFrame } | { kind: 'rows'; rows: Message[] } | { kind: 'reset' };
 
@@ -85,6 +86,7 @@ export function ConversationPage() {
       {loadError !== undefined && <ErrorNote error={loadError} />}
       <Transcript state={state} />
       <Composer id={id} running={runningTurn(state)} />
+      <StartRunForm conversation={conversation.data} id={id} />
     </section>
   );
 }

@@ -15,6 +15,11 @@ import {
   seriousAccessibilityViolations,
 } from '../support/browser.js';
 
+/** The little of the browser's document the page functions below read (no DOM types here). */
+interface PageDocument {
+  querySelectorAll(selector: string): Iterable<{ getAttribute(name: string): string | null }>;
+}
+
 const PAIR = `# Two steps: the comment stays through edits and saves
 name: pair
 description: one, then two
@@ -189,9 +194,12 @@ describe('the workflow pages in a real browser', function () {
 
   /** Waits until the graph beside the text draws exactly these nodes. */
   async function expectGraph(ids: string[]) {
-    const drawn = `JSON.stringify([...document.querySelectorAll('[data-testid=workflow-graph] .graph-node')]
-      .map((node) => node.getAttribute('data-id') ?? ''))`;
-    await page.waitForFunction(`${drawn} === ${JSON.stringify(JSON.stringify(ids))}`);
+    // A function, not a string: the page's Content-Security-Policy forbids evaluating strings.
+    await page.waitForFunction((expected) => {
+      const { document } = globalThis as unknown as { document: PageDocument };
+      const drawn = [...document.querySelectorAll('[data-testid=workflow-graph] .graph-node')];
+      return JSON.stringify(drawn.map((node) => node.getAttribute('data-id') ?? '')) === expected;
+    }, JSON.stringify(ids));
     expect(await graphNodes().count()).to.equal(ids.length);
   }
 });

@@ -1,10 +1,10 @@
-// A DAG drawn with @xyflow/react and laid out by elkjs: the run page's live graph and the
-// workflow editor's preview. Loaded as a chunk of its own (pages import it lazily), so the first
+// A DAG drawn with @xyflow/react, laid out in layers (dag-layout.ts): the run page's live graph
+// and the workflow editor's preview. Loaded as a chunk of its own (pages import it lazily), so the first
 // page does not carry the graph code.
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { Background, Controls, ReactFlow, type Edge, type Node } from '@xyflow/react';
-import ELK from 'elkjs/lib/elk.bundled.js';
 import '@xyflow/react/dist/style.css';
+import { layeredLayout } from './dag-layout';
 
 export interface DagNode {
   id: string;
@@ -16,32 +16,9 @@ export interface DagNode {
   ariaLabel: string;
 }
 
-const elk = new ELK();
-const WIDTH = 150;
-const HEIGHT = 44;
-
-type Positions = Map<string, { x: number; y: number }>;
-
-/** Layered layout, top to bottom; only the shape (ids and edges) decides it. */
-async function layout(nodes: DagNode[]): Promise<Positions> {
-  const ids = new Set(nodes.map((node) => node.id));
-  const graph = await elk.layout({
-    id: 'dag',
-    layoutOptions: {
-      'elk.algorithm': 'layered',
-      'elk.direction': 'DOWN',
-      'elk.spacing.nodeNode': '24',
-      'elk.layered.spacing.nodeNodeBetweenLayers': '36',
-    },
-    children: nodes.map((node) => ({ id: node.id, width: WIDTH, height: HEIGHT })),
-    edges: nodes.flatMap((node) =>
-      node.dependsOn
-        .filter((from) => ids.has(from))
-        .map((from) => ({ id: `${from}->${node.id}`, sources: [from], targets: [node.id] })),
-    ),
-  });
-  return new Map((graph.children ?? []).map((child) => [child.id, { x: child.x ?? 0, y: child.y ?? 0 }]));
-}
+const SIZE = { width: 150, height: 44, gap: 24, layerGap: 36 };
+const WIDTH = SIZE.width;
+const HEIGHT = SIZE.height;
 
 export default function DagGraph({
   nodes,
@@ -53,22 +30,14 @@ export default function DagGraph({
   testId: string;
 }) {
   const shape = nodes.map((node) => `${node.id}<${node.dependsOn.join(',')}`).join(';');
-  const [laidOut, setLaidOut] = useState<{ shape: string; positions: Positions }>();
-  useEffect(() => {
-    let current = true;
-    void layout(nodes).then((positions) => current && setLaidOut({ shape, positions }));
-    return () => {
-      current = false;
-    };
-    // Laid out again only when the shape changes (`shape` stands for the nodes); a state change just recolours.
-  }, [shape]);
-  const positions = laidOut?.positions;
+  // Laid out again only when the shape changes (`shape` stands for the nodes); a state change just recolours.
+  const positions = useMemo(() => layeredLayout(nodes, SIZE), [shape]);
 
   const flowNodes = useMemo<Node[]>(
     () =>
       nodes.map((node) => ({
         id: node.id,
-        position: positions?.get(node.id) ?? { x: 0, y: 0 },
+        position: positions.get(node.id) ?? { x: 0, y: 0 },
         data: { label: node.label },
         className: `graph-node ${node.className}`,
         draggable: false,
@@ -93,9 +62,8 @@ export default function DagGraph({
     [nodes, ids],
   );
   if (nodes.length === 0) return <div className="graph placeholder">{empty}</div>;
-  if (!positions) return <div className="graph placeholder">Drawing the graph…</div>;
   return (
-    <div className="graph" data-testid={testId} data-shape={laidOut.shape}>
+    <div className="graph" data-testid={testId}>
       <ReactFlow
         nodes={flowNodes}
         edges={edges}

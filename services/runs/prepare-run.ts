@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { EffectiveConfig } from '../../config/config-types.js';
 import { findCodebase, type Codebase } from '../../db/repositories/codebases.js';
 import { findConversation, type Conversation } from '../../db/repositories/conversations.js';
@@ -14,11 +14,12 @@ import {
 } from '../../domain/workflow-definitions/index.js';
 import type { WorkflowDefinition } from '../../domain/workflow-definitions/types.js';
 import type { NodeResult, RunContext } from '../../domain/runs/run-contract.js';
-import { workspaceAt, worktreesRootFor } from '../codebases/workspace.js';
+import { worktreesRootFor } from '../codebases/workspace.js';
 import { gitCredentialsForUrl } from '../../infra/git/credentials.js';
 import { resolveBaseBranch } from '../../infra/git/base-branch.js';
 import { runGit } from '../../infra/git/run-git.js';
 import { ensureWorktree } from '../worktrees/worktrees.js';
+import { artifactsDirFor } from './run-artifacts.js';
 import { BUNDLED_SCRIPTS_DIR } from '../workflow-definitions/bundled-library.js';
 import { discoverCommands } from '../workflow-definitions/discover-commands.js';
 import type { ServiceContext } from '../context.js';
@@ -250,9 +251,7 @@ export async function prepareRun(deps: ServiceContext, runId: string): Promise<P
     mkdirSync(place.cwd, { recursive: true });
   }
   const docsDir = config?.docs.path ?? 'docs/';
-  const artifactsDir = codebase
-    ? join(workspaceAt(dirname(codebase.sourcePath)).artifacts, runId)
-    : join(deps.home, 'runs', runId, 'artifacts');
+  const artifactsDir = artifactsDirFor(deps.home, codebase?.sourcePath, runId);
   mkdirSync(artifactsDir, { recursive: true });
   // Command files come from the codebase's checkout (its base branch), never from the run's
   // worktree, which may hold a pull request's head: a pull request cannot rewrite what runs.

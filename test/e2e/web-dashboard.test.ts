@@ -21,7 +21,7 @@ nodes:
     bash: echo one
   - id: b
     depends_on: [a]
-    bash: echo two | tee two.txt
+    bash: echo two | tee two.txt "$ARTIFACTS_DIR/two report.txt"
   - id: c
     depends_on: [a]
     bash: |
@@ -310,6 +310,17 @@ describe('the web dashboard in a real browser', function () {
             await tab.getByRole('button', { name: 'Show the changes' }).click();
             await tab.locator('[data-file="two.txt"][data-status=added]').waitFor();
             await tab.locator('[data-file="wide.txt"] .diff-line.added').waitFor();
+            // The artifacts, each a download link whose path is one encoded segment.
+            const artifact = tab.locator('[data-artifact="two report.txt"] a');
+            await artifact.waitFor();
+            expect(await artifact.getAttribute('href')).to.equal(
+              `/api/workflows/runs/${runId}/artifacts/two%20report.txt`,
+            );
+            const downloaded = await tab.evaluate(
+              async (href) => (await fetch(href!)).text(),
+              await artifact.getAttribute('href'),
+            );
+            expect(downloaded).to.equal('two\n');
             // The timeline: a bar per node, and the events opened by keyboard.
             await tab.locator('[data-timeline-node=c][data-outcome=completed]').waitFor();
             expect(await tab.locator('.gantt-row').count()).to.equal(3);

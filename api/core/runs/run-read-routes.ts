@@ -24,6 +24,7 @@ import {
   runNodeTimeLimits,
   type RunDetail,
 } from '../../../services/runs/run-reads.js';
+import { runArtifactRoutes } from './run-artifact-routes.js';
 import { runDiffRoute } from './run-diff-route.js';
 import { pageBody, runFilterProperties, runFilters, runPageProperties } from './run-query.js';
 import {
@@ -147,5 +148,6 @@ export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
       },
     }),
     runDiffRoute(context),
+    ...runArtifactRoutes(context),
   );
 }

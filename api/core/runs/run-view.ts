@@ -13,6 +13,7 @@ import type { JsonProjection } from '../../../db/json-projection.js';
 import type { RunEvent } from '../../../db/repositories/run-events.js';
 import type { WorkflowRun as RunRecord } from '../../../db/repositories/workflow-runs.js';
 import { RUN_STATUSES } from '../../../domain/runs/run-status.js';
+import { MAX_ARTIFACTS } from '../../../services/runs/run-artifacts.js';
 import { MAX_FILES, MAX_PATCH_BYTES } from '../../../services/runs/run-diff.js';
 
 /** One `enum` of the statuses, as the OpenAPI document has always shown it (not an anyOf of literals). */
@@ -92,7 +93,33 @@ export const NodeTimeLimit = StrictObject({
   retryDelayMs: Type.Integer({ description: 'the pause between tries of a node that retries; 0 otherwise' }),
 });
 
-export const runSchemas = { WorkflowRun, WorkflowRunEvent, RunDiff, RunChangedFile, NodeTimeLimit };
+export const RunArtifact = StrictObject({
+  path: Type.String({
+    description:
+      'the path inside the artifacts folder, / between folders; URL-encode it whole (/ as %2F) to download',
+  }),
+  name: Type.String({ description: "the file's name" }),
+  size: Type.Integer({ minimum: 0, description: 'bytes' }),
+  modifiedAt: DateTime(),
+});
+
+export const RunArtifactList = StrictObject({
+  runId: Type.String(),
+  artifacts: Type.Array(ComponentRef('RunArtifact', RunArtifact), {
+    description: `regular files only, in path order, at most ${MAX_ARTIFACTS}`,
+  }),
+  truncated: Type.Boolean({ description: `the folder holds more than ${MAX_ARTIFACTS} files` }),
+});
+
+export const runSchemas = {
+  WorkflowRun,
+  WorkflowRunEvent,
+  RunDiff,
+  RunChangedFile,
+  NodeTimeLimit,
+  RunArtifact,
+  RunArtifactList,
+};
 
 export function runView(run: RunRecord): Static<typeof WorkflowRun> {
   return {

@@ -544,6 +544,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workflows/runs/{runId}/artifacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The files a run wrote to its artifacts folder ($ARTIFACTS_DIR), folders walked */
+        get: operations["listRunArtifacts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workflows/runs/{runId}/artifacts/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of a run's artifacts, to download
+         * @description The path is one URL segment: the listed `path` URL-encoded whole (`/` as `%2F`). It stays inside the run's artifacts folder: `..`, absolute paths, links that lead outside and anything but a regular file are refused. UTF-8 text is sent as `text/plain; charset=utf-8`, anything else as `application/octet-stream`, always as an attachment.
+         */
+        get: operations["getRunArtifact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/runs": {
         parameters: {
             query?: never;
@@ -1130,6 +1167,23 @@ export interface components {
             timeoutMs: number | null;
             /** @description the pause between tries of a node that retries; 0 otherwise */
             retryDelayMs: number;
+        };
+        RunArtifact: {
+            /** @description the path inside the artifacts folder, / between folders; URL-encode it whole (/ as %2F) to download */
+            path: string;
+            /** @description the file's name */
+            name: string;
+            /** @description bytes */
+            size: number;
+            /** Format: date-time */
+            modifiedAt: string;
+        };
+        RunArtifactList: {
+            runId: string;
+            /** @description regular files only, in path order, at most 1000 */
+            artifacts: components["schemas"]["RunArtifact"][];
+            /** @description the folder holds more than 1000 files */
+            truncated: boolean;
         };
         WorkflowSchedule: {
             /** @description the Temporal Schedule id (cairn-wf-<codebaseId>-<workflow>) */
@@ -2719,6 +2773,77 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description run_has_no_worktree: the run has no worktree of its own (not started, isolation: none, no codebase, no base branch); worktree_removed: its worktree was cleaned up; base_branch_missing: its base branch is gone */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listRunArtifacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the files */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunArtifactList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getRunArtifact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file's bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": unknown;
+                };
+            };
+            /** @description invalid_artifact_path: the path leaves the folder or is not a regular file */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description not_found: no such run; artifact_not_found: no such file */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

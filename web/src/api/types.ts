@@ -28,3 +28,4 @@ export type DashboardRun = DashboardPage['items'][number];
 export type RunStatusCounts = DashboardPage['counts'];
 export type RunStatus = WorkflowRun['status'];
 export type NodeTimeLimit = Schemas['NodeTimeLimit'];
+export type RunArtifactList = Schemas['RunArtifactList'];

@@ -19,6 +19,7 @@ import {
   type UserOperation,
 } from './run-model';
 import { NodeList } from './NodeList';
+import { RunArtifacts } from './RunArtifacts';
 import { RunChanges } from './RunChanges';
 import { RunTimeline } from './RunTimeline';
 import { staleness } from './staleness';
@@ -212,6 +213,8 @@ export function RunPage() {
       <NodeList nodes={model.nodes} />
       <h2>Timeline</h2>
       <RunTimeline events={events} startedAt={run.startedAt ?? run.createdAt} live={isLive(run.status)} />
+      <h2>Artifacts</h2>
+      <RunArtifacts runId={runId} live={isLive(run.status)} />
       {run.codebaseId && (
         <>
           <h2>Changes</h2>

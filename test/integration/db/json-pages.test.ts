@@ -143,9 +143,12 @@ for (const kind of databaseKinds()) {
       // Running: measured to now; never started: no duration; a nodes field that is no list: none.
       expect(byId.get(odd.id)).to.deep.include({ nodesDone: 0, nodesTotal: 0, durationMs: 3_630_000 });
       expect(byId.get(plain.id)).to.deep.include({ codebaseName: null, nodesTotal: 0, durationMs: null });
+      // The latest event's time, written as the events' own createdAt; none without events.
+      expect(byId.get(busy.id)!.lastEventAt).to.equal(busyEvents.at(-1)!.createdAt);
+      expect(byId.get(plain.id)!.lastEventAt).to.equal(null);
       for (const row of written) {
-        const { codebaseName, nodesDone, nodesTotal, durationMs, ...own } = JSON.parse(row.json);
-        void [codebaseName, nodesDone, nodesTotal, durationMs];
+        const { codebaseName, nodesDone, nodesTotal, durationMs, lastEventAt, ...own } = JSON.parse(row.json);
+        void [codebaseName, nodesDone, nodesTotal, durationMs, lastEventAt];
         sameText(JSON.stringify(own), runView((await runs.findRun(reader, row.position().id))!));
       }
       // The search applies to the written list as to the read one.

@@ -1028,6 +1028,28 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        ConversationDetail: {
+            id: string;
+            /** @description web, or the chat or code-host platform it came from */
+            platform: string;
+            /** @description the `{id}` of the conversation endpoints and its stream */
+            platform_conversation_id: string;
+            codebase_id: string | null;
+            title: string | null;
+            /** @description the worktree its turns run in, once created */
+            isolation_environment_id: string | null;
+            deleted: boolean;
+            /** Format: date-time */
+            deleted_at: string | null;
+            /** Format: date-time */
+            last_activity_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description the conversation's workflow execution in the Temporal Web UI (TEMPORAL_UI_URL); null when no UI is known */
+            temporalUrl: string | null;
+        };
         Message: {
             /** @description increases with arrival */
             id: number;
@@ -2299,7 +2321,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Conversation"];
+                    "application/json": components["schemas"]["ConversationDetail"];
                 };
             };
             400: components["responses"]["BadRequest"];

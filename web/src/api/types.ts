@@ -13,6 +13,7 @@ type JsonOf<Op, Status extends number> = Op extends { responses: infer R }
 export type Problem = Schemas['Problem'];
 export type Codebase = Schemas['Codebase'];
 export type Conversation = Schemas['Conversation'];
+export type ConversationDetail = Schemas['ConversationDetail'];
 export type Message = Schemas['Message'];
 export type MessagePage = Schemas['MessagePage'];
 export type MessageAccepted = Schemas['MessageAccepted'];

@@ -11,7 +11,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
 import { getJson, isNotFound, postJson, query } from '../api/client';
 import { followStream, type StreamFrame, type StreamState } from '../api/event-stream';
-import type { Conversation, Message, MessageAccepted, MessagePage } from '../api/types';
+import type { ConversationDetail, Message, MessageAccepted, MessagePage } from '../api/types';
 import { NotFound } from '../shell/NotFound';
 import { ErrorNote } from '../shell/ErrorNote';
 import {
@@ -65,7 +65,7 @@ export function ConversationPage() {
   const { id = '' } = useParams();
   const conversation = useQuery({
     queryKey: ['conversation', id],
-    queryFn: () => getJson<Conversation>(`/api/conversations/${encodeURIComponent(id)}`),
+    queryFn: () => getJson<ConversationDetail>(`/api/conversations/${encodeURIComponent(id)}`),
   });
   const { state, stream, loadError } = useLiveConversation(conversation.isSuccess ? id : undefined);
   if (isNotFound(conversation.error)) return <NotFound what="conversation" />;
@@ -77,6 +77,11 @@ export function ConversationPage() {
     <section className="chat" aria-labelledby="chat-title">
       <div className="page-head">
         <h1 id="chat-title">{title}</h1>
+        {conversation.data.temporalUrl && (
+          <a className="small" href={conversation.data.temporalUrl} target="_blank" rel="noreferrer">
+            Temporal execution
+          </a>
+        )}
         {stream === 'reconnecting' && (
           <span className="badge status-paused" role="status">
             reconnecting

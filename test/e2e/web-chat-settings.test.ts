@@ -1,16 +1,9 @@
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { databaseKinds } from '../support/databases.js';
-import { startLiveCore, type LiveCore } from '../support/live-core.js';
-import { jsonClient } from '../support/json-client.js';
-import {
-  DESKTOP,
-  ensureWebBuilt,
-  horizontalOverflow,
-  launchBrowser,
-  PHONE,
-  seriousAccessibilityViolations,
-} from '../support/browser.js';
+import type { Browser, Page } from 'playwright-core';
+import { startBrowserCore } from '../support/browser-core.js';
+import type { LiveCore } from '../support/live-core.js';
+import type { jsonClient } from '../support/json-client.js';
+import { horizontalOverflow, PHONE, seriousAccessibilityViolations } from '../support/browser.js';
 
 const TEMPORAL_UI = 'http://temporal-ui.test:8080';
 
@@ -33,32 +26,17 @@ nodes:
  */
 describe('the web page: conversation search, a run started from a conversation, and settings, in a real browser', function () {
   this.timeout(5 * 60_000);
-  const [sqlite] = databaseKinds();
   let core: LiveCore;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let call: ReturnType<typeof jsonClient>;
   let codebaseId: string;
 
   before(async () => {
-    ensureWebBuilt();
-    core = await startLiveCore(
-      sqlite!,
+    ({ core, browser, page, call, codebaseId } = await startBrowserCore(
       { 'README.md': '# shop\n', '.cairn/workflows/greet.yaml': GREET_WORKFLOW },
-      { app: { webPage: true }, env: { TEMPORAL_UI_URL: TEMPORAL_UI } },
-    );
-    call = jsonClient(core.app.url);
-    const registered = await call<{ id: string }>('POST', '/api/codebases', {
-      path: core.repo.path,
-      name: 'shop',
-    });
-    expect(registered.status, JSON.stringify(registered.body)).to.be.oneOf([200, 201]);
-    codebaseId = registered.body.id;
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: DESKTOP, colorScheme: 'light' });
-    page = await context.newPage();
-    page.on('pageerror', (error) => console.error('page error:', error));
+      { env: { TEMPORAL_UI_URL: TEMPORAL_UI } },
+    ));
   });
 
   after(async () => {

@@ -1,14 +1,12 @@
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { databaseKinds } from '../support/databases.js';
-import { GATED_WORKFLOW, startLiveCore, type LiveCore } from '../support/live-core.js';
-import { jsonClient } from '../support/json-client.js';
+import { startBrowserCore } from '../support/browser-core.js';
+import { GATED_WORKFLOW, type LiveCore } from '../support/live-core.js';
+import type { jsonClient } from '../support/json-client.js';
 import {
   cuttableRelay,
   DESKTOP,
-  ensureWebBuilt,
   horizontalOverflow,
-  launchBrowser,
   PHONE,
   screenshot,
   seriousAccessibilityViolations,
@@ -44,7 +42,6 @@ const LONG_ANSWER = Array.from(
  */
 describe('the web dashboard in a real browser', function () {
   this.timeout(5 * 60_000);
-  const [sqlite] = databaseKinds();
   let core: LiveCore;
   let browser: Browser;
   let context: BrowserContext;
@@ -53,27 +50,11 @@ describe('the web dashboard in a real browser', function () {
   let codebaseId: string;
 
   before(async () => {
-    ensureWebBuilt();
-    core = await startLiveCore(
-      sqlite!,
-      {
-        'README.md': '# shop\n',
-        '.cairn/workflows/gated.yaml': GATED_WORKFLOW,
-        '.cairn/workflows/three.yaml': THREE_NODES,
-      },
-      { app: { webPage: true } },
-    );
-    call = jsonClient(core.app.url);
-    const registered = await call<{ id: string }>('POST', '/api/codebases', {
-      path: core.repo.path,
-      name: 'shop',
-    });
-    expect(registered.status, JSON.stringify(registered.body)).to.be.oneOf([200, 201]);
-    codebaseId = registered.body.id;
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: DESKTOP, colorScheme: 'light' });
-    page = await context.newPage();
-    page.on('pageerror', (error) => console.error('page error:', error));
+    ({ core, browser, context, page, call, codebaseId } = await startBrowserCore({
+      'README.md': '# shop\n',
+      '.cairn/workflows/gated.yaml': GATED_WORKFLOW,
+      '.cairn/workflows/three.yaml': THREE_NODES,
+    }));
   });
 
   after(async () => {

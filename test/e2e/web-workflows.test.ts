@@ -2,14 +2,11 @@ import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { databaseKinds } from '../support/databases.js';
-import { startLiveCore, type LiveCore } from '../support/live-core.js';
-import { jsonClient } from '../support/json-client.js';
+import { startBrowserCore } from '../support/browser-core.js';
+import type { LiveCore } from '../support/live-core.js';
 import {
   DESKTOP,
-  ensureWebBuilt,
   horizontalOverflow,
-  launchBrowser,
   PHONE,
   screenshot,
   seriousAccessibilityViolations,
@@ -38,34 +35,17 @@ nodes:
  */
 describe('the workflow pages in a real browser', function () {
   this.timeout(5 * 60_000);
-  const [sqlite] = databaseKinds();
   let core: LiveCore;
   let browser: Browser;
   let page: Page;
-  let call: ReturnType<typeof jsonClient>;
   let codebaseId: string;
 
   before(async () => {
-    ensureWebBuilt();
-    core = await startLiveCore(
-      sqlite!,
-      {
-        'README.md': '# shop\n',
-        '.cairn/workflows/pair.yaml': PAIR,
-        '.cairn/workflows/broken.yaml': 'name: broken\nnodes: [unclosed\n',
-      },
-      { app: { webPage: true } },
-    );
-    call = jsonClient(core.app.url);
-    const registered = await call<{ id: string }>('POST', '/api/codebases', {
-      path: core.repo.path,
-      name: 'shop',
-    });
-    expect(registered.status, JSON.stringify(registered.body)).to.be.oneOf([200, 201]);
-    codebaseId = registered.body.id;
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: DESKTOP, colorScheme: 'light' })).newPage();
-    page.on('pageerror', (error) => console.error('page error:', error));
+    ({ core, browser, page, codebaseId } = await startBrowserCore({
+      'README.md': '# shop\n',
+      '.cairn/workflows/pair.yaml': PAIR,
+      '.cairn/workflows/broken.yaml': 'name: broken\nnodes: [unclosed\n',
+    }));
   });
 
   after(async () => {

@@ -15,7 +15,7 @@ import type { ServiceContext } from '../../../services/context.js';
 import { nodeTimeLimits } from '../../../domain/runs/node-time-limits.js';
 import { runWorkflowId } from '../../../domain/runs/run-contract.js';
 import { RUN_STATUSES } from '../../../domain/runs/run-status.js';
-import { temporalExecutionUrl, temporalUiBase } from '../../../domain/temporal-links.js';
+import { temporalUrlFor } from '../temporal-url.js';
 import {
   childRunsOf,
   getRunByWorker,
@@ -63,13 +63,6 @@ const RunDetailSchema = StrictObject({
   }),
 });
 
-/** The run's execution in the Temporal Web UI, when Cairn knows where that is. */
-function temporalUrlOf(context: ServiceContext, runId: string): string | null {
-  const { temporal } = context.environment;
-  const base = temporalUiBase(temporal);
-  return base ? temporalExecutionUrl(base, temporal.namespace, runWorkflowId(runId)) : null;
-}
-
 export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
   return defineRoutes(
     defineRoute({
@@ -114,7 +107,7 @@ export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
           body: {
             run: runView(run),
             events: events.map(runEventView),
-            temporalUrl: temporalUrlOf(context, run.id),
+            temporalUrl: temporalUrlFor(context, runWorkflowId(run.id)),
             children: await childRunsOf(context, run.id),
             nodeLimits: nodeTimeLimits(run.definition),
           },
@@ -140,7 +133,7 @@ export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
           body: SerializedJson.object<Static<typeof RunDetailSchema>>({
             run: new SerializedJson(detail.run),
             events: SerializedJson.ofItems(detail.events),
-            temporalUrl: temporalUrlOf(context, params.runId),
+            temporalUrl: temporalUrlFor(context, runWorkflowId(params.runId)),
             children,
             nodeLimits,
           }),

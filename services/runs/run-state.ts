@@ -72,16 +72,26 @@ export interface NodeRecord extends RunRef {
   costUsd?: number;
 }
 
+/**
+ * Whether this node's wait is already recorded: by the run's number of the wait, or, for runs
+ * started before waits were numbered, by being the node's latest event with the same `until`.
+ */
+async function isRecordedWait(source: Knex, record: NodeRecord): Promise<boolean> {
+  const latest = await latestNodeEvent(source, record.runId, record.nodeId);
+  if (latest?.type !== 'node_waiting') return false;
+  const wait = record.payload?.wait;
+  if (wait !== undefined) return latest.payload.wait === wait;
+  return latest.payload.until === record.payload?.until;
+}
+
 /** A node's progress: its event, the run's current node, and the run's token and cost totals. */
 export async function recordNode(deps: ServiceContext, record: NodeRecord): Promise<void> {
   await deps.db.knex.transaction(async (trx) => {
     // Local activities run at least once: a worker that died after this write but before its
-    // result was recorded has the new worker write it again. A wait's start (its `until` fixed by
-    // workflow time, so equal on the replay) that is already the node's latest event is that repeat.
-    if (record.type === 'node_waiting') {
-      const latest = await latestNodeEvent(trx, record.runId, record.nodeId);
-      if (latest?.type === 'node_waiting' && latest.payload.until === record.payload?.until) return;
-    }
+    // result was recorded has the new worker write it again, with a new `until` when the workflow
+    // task itself is run again. The run numbers its waits (`wait`, the same on every replay), so a
+    // wait already recorded under its number is that repeat.
+    if (record.type === 'node_waiting' && (await isRecordedWait(trx, record))) return;
     const patch: Record<string, unknown> = { updated_at: nowIso() };
     if (record.type === 'node_started') patch.current_node = record.nodeId;
     // A usage-limit wait shows on the run itself, until the node goes on.

@@ -138,6 +138,9 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
   const waitingGates: string[] = [];
   /** What the run's assistant turns cost so far, and what it may spend before asking (max_cost_usd). */
   let spent = 0;
+  // The run's usage-limit waits so far: numbers each wait the same on every replay, so that the
+  // bookkeeping's at-least-once write of a wait is recognised when it runs again.
+  let usageLimitWaits = 0;
   let budget = context.definition.maxCostUsd;
 
   /**
@@ -448,7 +451,8 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
   const waitOutUsageLimit = async (node: WorkflowNode, resetAt: string, error: string | undefined) => {
     const waitMs = limitWaitMs(resetAt, Date.now());
     const until = new Date(Date.now() + waitMs).toISOString();
-    const payload = { reason: 'usage_limit', until, error };
+    usageLimitWaits += 1;
+    const payload = { reason: 'usage_limit', until, error, wait: usageLimitWaits };
     await core.recordNode({ ...ref, nodeId: node.id, type: 'node_waiting', payload });
     const wakesBefore = wakes.length;
     await condition(() => cancelled !== undefined || wakes.length > wakesBefore, waitMs);

@@ -133,5 +133,29 @@ for (const kind of databaseKinds()) {
         ['node_waiting', '2026-11-27T13:00:00.000Z'],
       ]);
     });
+
+    it('knows a numbered wait again when the workflow task ran again with a later time', async () => {
+      const { knex } = test.db;
+      const run = await createRun(knex, { workflowName: 'assist', definition: { nodes: [] } });
+      const wait = (until: string, number: number) => ({
+        runId: run.id,
+        conversationId: null,
+        nodeId: 'ask',
+        type: 'node_waiting' as const,
+        payload: { reason: 'usage_limit', until, wait: number },
+      });
+      await recordNode(context, wait('2026-11-27T12:00:00.000Z', 1));
+      // The worker died before the local activity's result was recorded: the new worker runs the
+      // workflow task again, later, so the same wait comes with a later `until`.
+      await recordNode(context, wait('2026-11-27T12:00:04.000Z', 1));
+      await recordNode(context, { ...wait('', 1), type: 'node_resumed', payload: { reason: 'usage_limit' } });
+      await recordNode(context, wait('2026-11-27T13:00:00.000Z', 2));
+      const events = await listRunEvents(knex, run.id);
+      expect(events.map((event) => [event.type, event.payload.until, event.payload.wait])).to.deep.equal([
+        ['node_waiting', '2026-11-27T12:00:00.000Z', 1],
+        ['node_resumed', undefined, undefined],
+        ['node_waiting', '2026-11-27T13:00:00.000Z', 2],
+      ]);
+    });
   });
 }

@@ -12,6 +12,8 @@ import {
 } from '../../services/chat/turn-delivery.js';
 import { ChatPosts } from '../../services/chat/chat-posts.js';
 import { deliverRun, type RunDeliveryInput } from '../../services/chat/run-delivery.js';
+import { temporalUrlFor } from '../../services/temporal-url.js';
+import { runWorkflowId } from '../../domain/runs/run-contract.js';
 import { keepHeartbeating } from '../heartbeats.js';
 
 /** Builds a platform's messenger on first use: a platform SDK loads only when a chat needs it. */
@@ -126,7 +128,8 @@ export function createChatActivities(
 
     /** Shows a run started from the chat (progress, gates with buttons) until it ends. */
     async followRunInChat(input: RunDeliveryInput): Promise<void> {
-      await delivery(input.address, (dependencies) => deliverRun(dependencies, input));
+      const temporalUrl = temporalUrlFor(deps, runWorkflowId(input.runId));
+      await delivery(input.address, (dependencies) => deliverRun(dependencies, input, { temporalUrl }));
     },
 
     /** Follows the turn and shows it in the chat until it ends. */

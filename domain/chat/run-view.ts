@@ -22,6 +22,8 @@ export interface RunView {
   costUsd: number;
   end: RunEnd | undefined;
   error: string | undefined;
+  /** The run's execution in the Temporal Web UI, when Cairn knows where that UI is. */
+  temporalUrl?: string;
 }
 
 export interface RunEventLike {
@@ -32,8 +34,17 @@ export interface RunEventLike {
   payload: Record<string, unknown>;
 }
 
-export function emptyRunView(runId: string, workflowName: string): RunView {
-  return { runId, workflowName, nodes: [], gates: [], costUsd: 0, end: undefined, error: undefined };
+export function emptyRunView(runId: string, workflowName: string, temporalUrl?: string): RunView {
+  const view: RunView = {
+    runId,
+    workflowName,
+    nodes: [],
+    gates: [],
+    costUsd: 0,
+    end: undefined,
+    error: undefined,
+  };
+  return temporalUrl ? { ...view, temporalUrl } : view;
 }
 
 const NODE_STATES: Record<string, NodeState> = {
@@ -135,8 +146,9 @@ export function runProgressText(view: RunView): string {
   }
   if (view.costUsd > 0) lines.push(`Cost: $${view.costUsd.toFixed(4)}`);
   if (view.end && view.end !== 'completed' && view.error) lines.push(`Reason: ${clip(view.error, 500)}`);
-  // A run of hundreds of nodes still fits one message of the smallest platform.
-  return clip(lines.join('\n'), MESSAGE_ROOM);
+  // A run of hundreds of nodes still fits one message of the smallest platform, link included.
+  const link = view.temporalUrl ? `\n[Open in Temporal](${view.temporalUrl})` : '';
+  return clip(lines.join('\n'), MESSAGE_ROOM - link.length) + link;
 }
 
 /** Progress and gate messages must fit one message of every platform (Discord: 2,000). */

@@ -19,6 +19,11 @@ export interface RunDeliveryInput {
   runId: string;
 }
 
+/** What the delivery knows beside the run: where the Temporal Web UI shows its execution. */
+export interface RunDeliveryLinks {
+  temporalUrl?: string | null;
+}
+
 const EVENTS_PER_READ = 500;
 /** Empty reads between checks that the run still exists (a deleted run takes its events along). */
 const READS_PER_EXISTENCE_CHECK = 20;
@@ -38,11 +43,15 @@ function gateButtons(runId: string, gate: GateView): ChatButton[][] {
  * the run's events, so a gate decided anywhere (this chat, the web page, the API, a code host)
  * updates the gate's message the same way: its buttons go and the decision shows.
  */
-export async function deliverRun(deps: ChatDeliveryDependencies, input: RunDeliveryInput): Promise<void> {
+export async function deliverRun(
+  deps: ChatDeliveryDependencies,
+  input: RunDeliveryInput,
+  links: RunDeliveryLinks = {},
+): Promise<void> {
   const run = await findRun(deps.knex, input.runId);
   if (!run) return; // deleted before its progress could be shown
   const gates = new GateMessages(deps);
-  let view = emptyRunView(run.id, run.workflowName);
+  let view = emptyRunView(run.id, run.workflowName, links.temporalUrl ?? undefined);
   let editor: ThrottledEditor | undefined;
   let cursor = 0;
   let emptyReads = 0;

@@ -5,7 +5,10 @@ import { findRun, listRuns, type WorkflowRun } from '../../db/repositories/workf
 import { helpText, parseCommand, usageOf, type ChatCommand } from '../../domain/commands/command-grammar.js';
 import { statesAllowing } from '../../domain/runs/run-state-machine.js';
 import { UNFINISHED_RUN_STATUSES } from '../../domain/runs/run-status.js';
+import { conversationWorkflowId } from '../../domain/conversations/conversation-workflow.js';
+import { runWorkflowId } from '../../domain/runs/run-contract.js';
 import type { ServiceContext } from '../context.js';
+import { temporalUrlFor } from '../temporal-url.js';
 import type { CancelTurn } from '../conversations/messages.js';
 import { getLiveConversation } from '../conversations/conversations.js';
 import { registerCodebase } from '../codebases/register-codebase.js';
@@ -102,9 +105,15 @@ function execute(services: CommandServices, caller: Caller, command: ChatCommand
   }
 }
 
-function runLine(run: WorkflowRun): string {
+function runLine(context: ServiceContext, run: WorkflowRun): string {
   const where = run.currentNode ? ` at \`${run.currentNode}\`` : '';
-  return `- \`${run.id}\` ${run.workflowName}: **${run.status}**${where}`;
+  return `- \`${run.id}\` ${run.workflowName}: **${run.status}**${where}${temporalLink(context, runWorkflowId(run.id))}`;
+}
+
+/** ` ([Temporal](…))` after what it links, or nothing when Cairn does not know the Temporal UI. */
+function temporalLink(context: ServiceContext, workflowId: string): string {
+  const url = temporalUrlFor(context, workflowId);
+  return url ? ` ([Temporal](${url}))` : '';
 }
 
 async function activeRuns(context: ServiceContext, conversationId: string): Promise<WorkflowRun[]> {
@@ -123,6 +132,8 @@ async function status(services: CommandServices, caller: Caller): Promise<Comman
   ]);
   const waiting = open.filter((id) => id !== running);
   const lines = [`Codebase: ${codebase ? `**${codebase.name}**` : 'none'}`];
+  const conversationUrl = temporalUrlFor(context, conversationWorkflowId(conversationId));
+  if (conversationUrl) lines.push(`This conversation in Temporal: ${conversationUrl}`);
   if (running !== undefined) lines.push('A turn is running (`/cancel` stops it).');
   if (waiting.length > 0) {
     const place = (await countQueuedBefore(knex, waiting[0]!)) + 1;
@@ -130,7 +141,7 @@ async function status(services: CommandServices, caller: Caller): Promise<Comman
   }
   if (running === undefined && waiting.length === 0) lines.push('No turn is running.');
   lines.push(runs.length === 0 ? 'No run is active.' : 'Active runs:');
-  lines.push(...runs.slice(0, MAX_LISTED).map(runLine));
+  lines.push(...runs.slice(0, MAX_LISTED).map((run) => runLine(context, run)));
   if (runs.length > MAX_LISTED) lines.push(`… and ${runs.length - MAX_LISTED} more`);
   return { command: 'status', ok: true, text: lines.join('\n') };
 }
@@ -296,7 +307,7 @@ async function gateRun(
   });
   if (paused.length === 1) return paused[0]!;
   if (paused.length === 0) return 'No run of this conversation is waiting for approval.';
-  return `${paused.length} runs are waiting: name one.\n${paused.map(runLine).join('\n')}`;
+  return `${paused.length} runs are waiting: name one.\n${paused.map((run) => runLine(context, run)).join('\n')}`;
 }
 
 async function decideGate(

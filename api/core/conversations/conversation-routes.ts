@@ -25,7 +25,7 @@ import {
 import type { ConversationPosition } from '../../../db/repositories/conversations.js';
 import { conversationWire } from '../../../domain/conversations/wire.js';
 import { conversationWorkflowId } from '../../../domain/conversations/conversation-workflow.js';
-import { temporalUrlFor } from '../temporal-url.js';
+import { temporalUrlFor } from '../../../services/temporal-url.js';
 import { Conversation, ConversationDetail, conversationJsonColumns } from './conversation-schemas.js';
 
 export const conversationParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });

@@ -15,7 +15,7 @@ import type { ServiceContext } from '../../../services/context.js';
 import { nodeTimeLimits } from '../../../domain/runs/node-time-limits.js';
 import { runWorkflowId } from '../../../domain/runs/run-contract.js';
 import { RUN_STATUSES } from '../../../domain/runs/run-status.js';
-import { temporalUrlFor } from '../temporal-url.js';
+import { temporalUrlFor } from '../../../services/temporal-url.js';
 import {
   childRunsOf,
   getRunByWorker,

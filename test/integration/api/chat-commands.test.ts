@@ -32,6 +32,8 @@ nodes:
     bash: sleep 120
 `;
 
+const TEMPORAL_UI = 'https://temporal.example.test/';
+
 for (const kind of databaseKinds()) {
   describe(`chat commands over the API (${kind.name})`, function () {
     this.timeout(120_000);
@@ -40,11 +42,15 @@ for (const kind of databaseKinds()) {
     const streams: SseConnection[] = [];
 
     before(async () => {
-      core = await startLiveCore(kind, {
-        'README.md': '# app\n',
-        '.cairn/workflows/gated.yaml': GATED,
-        '.cairn/workflows/slow.yaml': SLOW,
-      });
+      core = await startLiveCore(
+        kind,
+        {
+          'README.md': '# app\n',
+          '.cairn/workflows/gated.yaml': GATED,
+          '.cairn/workflows/slow.yaml': SLOW,
+        },
+        { env: { TEMPORAL_UI_URL: TEMPORAL_UI } },
+      );
       const registered = await call<{ id: string }>('POST', '/api/codebases', {
         path: core.repo.path,
         name: 'shop',
@@ -115,7 +121,15 @@ for (const kind of databaseKinds()) {
       const status = await command(id, '/status');
       expect(status.text)
         .to.include('Codebase: **shop**')
-        .and.include(`\`${runId}\` gated: **paused** at \`gate\``);
+        .and.include(
+          `\`${runId}\` gated: **paused** at \`gate\` ([Temporal](https://temporal.example.test/namespaces/default/workflows/run-${runId}))`,
+        );
+      // The same link as the conversation's in the API.
+      const shown = await call<{ temporalUrl: string }>('GET', `/api/conversations/${id}`);
+      expect(shown.body.temporalUrl).to.match(
+        /^https:\/\/temporal\.example\.test\/namespaces\/default\/workflows\/conversation-/,
+      );
+      expect(status.text).to.include(`This conversation in Temporal: ${shown.body.temporalUrl}`);
       const approved = await command(id, '/approve fine by me');
       expect(approved).to.deep.equal({
         command: 'approve',

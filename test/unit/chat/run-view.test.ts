@@ -49,6 +49,19 @@ describe('chat/run view (a run started from a chat)', () => {
     );
   });
 
+  it("links the run's Temporal execution last, kept however many nodes the run has", () => {
+    const url = `https://temporal.example.test/namespaces/default/workflows/run-${RUN}`;
+    const small = applyRunEvent(emptyRunView(RUN, 'release', url), event('node_started', 'plan'));
+    expect(runProgressText(small)).to.equal(
+      `Run **release** \`${RUN}\`: running\n⏳ plan\n[Open in Temporal](${url})`,
+    );
+    const nodes = Array.from({ length: 300 }, (_, index) => event('node_started', `node-${index}`));
+    const big = runProgressText(nodes.reduce(applyRunEvent, emptyRunView(RUN, 'release', url)));
+    expect(big.length).to.be.at.most(1_900);
+    expect(big.endsWith(`…\n[Open in Temporal](${url})`)).to.equal(true);
+    expect(runProgressText(emptyRunView(RUN, 'release'))).to.not.include('Temporal');
+  });
+
   it('gives each ask of a gate a message, and a decision to the oldest gate still asking', () => {
     let view = emptyRunView(RUN, 'gated');
     view = applyRunEvent(view, event('approval_requested', 'gate', { message: 'Ship it?' }));

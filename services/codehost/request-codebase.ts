@@ -2,6 +2,7 @@ import { findCodebaseByRepositoryKey } from '../../db/repositories/codebases.js'
 import type { CodeHostRequest } from '../../domain/codehost/code-host-request.js';
 import { gitCredentialsForUrl, scrubCredentials } from '../../infra/git/credentials.js';
 import { codeHostCredentialName } from '../../config/code-host-auth.js';
+import { bringCheckoutUpToDate } from '../codebases/checkout-update.js';
 import { identityForUrl } from '../codebases/identity-for-url.js';
 import { registerByUrl, type TemporalAccess } from '../codebases/registration-client.js';
 import { RegistrationError } from '../codebases/registration-outcome.js';
@@ -32,7 +33,11 @@ export async function codebaseForRequest(
   }
   try {
     const known = await findCodebaseByRepositoryKey(context.db.knex, identityForUrl(cloneUrl).key);
-    if (known) return { codebaseId: known.id };
+    if (known) {
+      // Workflows and config come from the default branch as it is now, not as first cloned.
+      await bringCheckoutUpToDate(context, known, 'code_host');
+      return { codebaseId: known.id };
+    }
     const outcome = await registerByUrl(temporal, { url: cloneUrl, allowEnvKeys: false });
     if (outcome.outcome === 'registered') {
       if (outcome.created)

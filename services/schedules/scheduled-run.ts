@@ -10,9 +10,7 @@ import {
   releasePlatformId,
 } from '../../db/repositories/conversations.js';
 import type { ScheduledRunInput, ScheduledRunStart } from '../../domain/runs/schedule-contract.js';
-import { gitCredentialsForUrl } from '../../infra/git/credentials.js';
-import { gitOptions } from '../../infra/git/base-branch.js';
-import { runGit } from '../../infra/git/run-git.js';
+import { bringCheckoutUpToDate } from '../codebases/checkout-update.js';
 import type { ServiceContext } from '../context.js';
 import { ServiceError } from '../service-error.js';
 import { storeRun } from '../runs/run-operations.js';
@@ -20,25 +18,6 @@ import { plannedSchedules } from './schedule-plan.js';
 
 /** Conversations of schedules: one per schedule, where all its runs go. */
 export const SCHEDULE_PLATFORM = 'schedule';
-
-/** A cloned codebase's checkout moves to its remote's latest (fast-forward only), so a fired schedule reads the current file. */
-async function bringUpToDate(deps: ServiceContext, codebase: Codebase): Promise<void> {
-  if (!codebase.url) return;
-  const options = gitOptions(codebase.sourcePath, {
-    credentials: await gitCredentialsForUrl(codebase.url, deps.environment),
-  });
-  try {
-    await runGit(['fetch', '--quiet', '--no-tags', 'origin'], { ...options, timeoutMs: 600_000 });
-    await runGit(['merge', '--ff-only', '--quiet', '@{upstream}'], options);
-  } catch (error) {
-    // A checkout that cannot move still has a definition: the schedule fires with that one.
-    deps.logger.warn({
-      event: 'schedule.checkout_not_updated',
-      codebaseId: codebase.id,
-      err: (error as Error).message,
-    });
-  }
-}
 
 async function scheduleConversation(
   deps: ServiceContext,
@@ -65,7 +44,7 @@ export async function startScheduledRun(
 ): Promise<ScheduledRunStart> {
   const codebase = await findCodebase(deps.db.knex, input.codebaseId);
   if (!codebase) return { skipped: `codebase ${input.codebaseId} is no longer registered` };
-  await bringUpToDate(deps, codebase);
+  await bringCheckoutUpToDate(deps, codebase, 'schedule');
   const planned = (await plannedSchedules(deps)).find((schedule) => schedule.id === input.scheduleId);
   if (!planned) return { skipped: `workflow ${input.workflowName} no longer has this schedule` };
   const conversation = await scheduleConversation(deps, input.scheduleId, codebase, input.workflowName);

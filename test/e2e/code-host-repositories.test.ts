@@ -237,6 +237,20 @@ for (const kind of databaseKinds()) {
         (await codebaseRows()).filter((row) => row.repository_key === '127.0.0.1/acme/app'),
       ).to.have.length(1);
 
+      // The default branch moved on: the next request reads it as it is now (a workflow added
+      // upstream is listed), through a fast-forward of the clone, not as it was first cloned.
+      const moved = base.commit(
+        {
+          '.cairn/workflows/fresh.yaml':
+            'name: fresh\ndescription: added upstream\nnodes:\n  - id: one\n    bash: echo one\n',
+        },
+        'a new workflow',
+      );
+      github.git.setRef('acme/app', 'refs/heads/main', base.path, moved);
+      await deliverGitHub(commentPayload(github.url, 'acme/app', 3, '@cairn-bot /workflow list'));
+      await githubAnswer('acme/app#3', '`fresh` — added upstream');
+      expect(git(codebase.source_path, 'rev-parse', 'HEAD')).to.equal(moved);
+
       // The token is nowhere: not in the stored remote, the clone's config, the answers or the log.
       const config = readFileSync(join(codebase.source_path, '.git', 'config'), 'utf8');
       const everywhere = [

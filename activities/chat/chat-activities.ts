@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ChatAddress, ReplyPlatform } from '../../domain/chat/chat-address.js';
-import { ChatDeliveryRefused, type ChatMessenger } from '../../domain/chat/chat-messenger.js';
+import type { ChatMessenger } from '../../domain/chat/chat-messenger.js';
 import type { ChatTextReply, ChatTurnReply } from '../../domain/chat/chat-reply.js';
 import type { Environment } from '../../config/environment.js';
 import type { ServiceContext } from '../../services/context.js';
@@ -15,6 +15,7 @@ import { deliverRun, type RunDeliveryInput } from '../../services/chat/run-deliv
 import { temporalUrlFor } from '../../services/temporal-url.js';
 import { runWorkflowId } from '../../domain/runs/run-contract.js';
 import { keepHeartbeating } from '../heartbeats.js';
+import { platformFailure } from '../platform-failure.js';
 
 /** Builds a platform's messenger on first use: a platform SDK loads only when a chat needs it. */
 export type MessengerSource = (platform: ReplyPlatform) => Promise<ChatMessenger>;
@@ -63,10 +64,7 @@ async function delivering<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ChatDeliveryRefused) {
-      throw ApplicationFailure.nonRetryable(error.message, 'chat_refused');
-    }
-    throw error;
+    throw platformFailure(error, 'chat_refused');
   }
 }
 

@@ -20,6 +20,7 @@ import type { ChatAddress, CodeHostPlatform } from '../../domain/chat/chat-addre
 import { ChatPosts } from '../../services/chat/chat-posts.js';
 import { publishRunChanges } from '../../services/codehost/publish-run.js';
 import { completeRunCheck, startRunCheck, type RunCheckInput } from '../../services/codehost/run-check.js';
+import { platformFailure } from '../platform-failure.js';
 
 function settingsOf(deps: ServiceContext, platform: CodeHostPlatform): CodeHostSettings {
   const { environment } = deps;
@@ -85,9 +86,8 @@ export function createCodeHostActivities(deps: ServiceContext) {
       if (error instanceof ChatDeliveryRefused) {
         // The platform will not let the token act there (no access to the repository, a deleted thread).
         deps.logger.warn({ event: 'code_host.platform_refused', detail: error.message });
-        throw ApplicationFailure.nonRetryable(error.message, 'code_host_refused');
       }
-      throw error;
+      throw platformFailure(error, 'code_host_refused');
     }
   }
 

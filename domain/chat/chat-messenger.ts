@@ -40,6 +40,20 @@ export interface ChatMessenger {
   ): Promise<void>;
 }
 
+/**
+ * The platform asked to be called again later than a call should wait in place (a rate limit
+ * resetting in minutes): the activity fails and Temporal tries it again once `waitMs` has passed.
+ */
+export class PlatformAsksToWait extends Error {
+  constructor(
+    readonly waitMs: number,
+    options: { cause: unknown },
+  ) {
+    super(`the platform asks to call again in ${Math.ceil(waitMs / 1000)} s`, options);
+    this.name = 'PlatformAsksToWait';
+  }
+}
+
 /** A refusal of the platform that a retry cannot change (a chat the bot left, a malformed text). */
 export class ChatDeliveryRefused extends Error {
   constructor(

@@ -2,8 +2,9 @@
 // retry_after, Slack's Retry-After). A refused call was not delivered, so waiting and calling
 // again delivers it once.
 import { withSpan } from '../../config/tracing.js';
+import { PlatformAsksToWait } from '../../domain/chat/chat-messenger.js';
 
-/** Waits longer than this are not waited out here: the activity fails and Temporal retries later. */
+/** Waits longer than this are not waited out here: the activity fails and Temporal retries it then. */
 const MAX_WAIT_MS = 60_000;
 const MAX_WAITS = 5;
 
@@ -41,7 +42,9 @@ export async function waitOutRateLimits<T>(
           return await call();
         } catch (error) {
           const waitMs = readWait(error);
-          if (waitMs === undefined || waits >= MAX_WAITS || waitMs > MAX_WAIT_MS) throw error;
+          if (waitMs === undefined) throw error;
+          if (waits >= MAX_WAITS || waitMs > MAX_WAIT_MS)
+            throw new PlatformAsksToWait(waitMs, { cause: error });
           span?.setAttribute('cairn.rate_limit_waits', waits + 1);
           await new Promise((resolve) => setTimeout(resolve, waitMs));
         }

@@ -1,7 +1,7 @@
 // A DAG drawn with @xyflow/react, laid out in layers (dag-layout.ts): the run page's live graph
 // and the workflow editor's preview. Loaded as a chunk of its own (pages import it lazily), so the first
 // page does not carry the graph code.
-import { useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Background, Controls, ReactFlow, type Edge, type Node } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { layeredLayout } from './dag-layout';
@@ -61,22 +61,33 @@ export default function DagGraph({
       ),
     [nodes, ids],
   );
+  // The box's size, read as it is first laid out (before the first paint): React Flow then fits
+  // the graph in its first drawing, from the nodes' fixed sizes, not a frame later once it has
+  // measured every node.
+  const [size, setSize] = useState<{ width: number; height: number }>();
+  const box = useCallback((element: HTMLDivElement | null) => {
+    if (element) setSize((known) => known ?? { width: element.clientWidth, height: element.clientHeight });
+  }, []);
   if (nodes.length === 0) return <div className="graph placeholder">{empty}</div>;
   return (
-    <div className="graph" data-testid={testId}>
-      <ReactFlow
-        nodes={flowNodes}
-        edges={edges}
-        fitView
-        nodesDraggable={false}
-        nodesConnectable={false}
-        minZoom={0.3}
-        maxZoom={1}
-        colorMode="system"
-      >
-        <Background />
-        <Controls showInteractive={false} />
-      </ReactFlow>
+    <div className="graph" data-testid={testId} ref={box}>
+      {size && (
+        <ReactFlow
+          width={size.width}
+          height={size.height}
+          nodes={flowNodes}
+          edges={edges}
+          fitView
+          nodesDraggable={false}
+          nodesConnectable={false}
+          minZoom={0.3}
+          maxZoom={1}
+          colorMode="system"
+        >
+          <Background />
+          <Controls showInteractive={false} />
+        </ReactFlow>
+      )}
     </div>
   );
 }

@@ -125,7 +125,10 @@ export async function childRunsOf(
 }
 
 /** Each node's effective time limits and the graph, from the run's stored definition; none for a run that is gone. */
-export async function runDefinitionFactsOf(context: ServiceContext, runId: string): Promise<RunDefinitionFacts> {
+export async function runDefinitionFactsOf(
+  context: ServiceContext,
+  runId: string,
+): Promise<RunDefinitionFacts> {
   const run = await findRun(context.db.reader, runId);
   return runDefinitionFacts(run?.definition);
 }

@@ -1,3 +1,4 @@
+import type { WorkflowDefinition } from '../workflow-definitions/types.js';
 import { validateWorkflowDefinition } from '../workflow-definitions/validate.js';
 
 /** How long a node of a run may go without an event before something is wrong. */
@@ -15,8 +16,12 @@ export interface NodeTimeLimit {
  */
 export function nodeTimeLimits(definition: unknown): NodeTimeLimit[] {
   const checked = validateWorkflowDefinition(definition);
-  if (!checked.valid) return [];
-  return checked.definition.nodes.map((node) => ({
+  return checked.valid ? limitsOfNodes(checked.definition.nodes) : [];
+}
+
+/** The limits of a validated definition's nodes. */
+export function limitsOfNodes(nodes: WorkflowDefinition['nodes']): NodeTimeLimit[] {
+  return nodes.map((node) => ({
     nodeId: node.id,
     timeoutMs: node.timeoutMs ?? null,
     retryDelayMs: ('retry' in node && node.retry?.delayMs) || 0,

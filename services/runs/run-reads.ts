@@ -17,6 +17,7 @@ import {
 } from '../../db/repositories/workflow-runs.js';
 import type { JsonProjection } from '../../db/json-projection.js';
 import { nodeTimeLimits, type NodeTimeLimit } from '../../domain/runs/node-time-limits.js';
+import { runDefinitionFacts, type RunDefinitionFacts } from '../../domain/runs/run-definition-facts.js';
 import type { RunStatus } from '../../domain/runs/run-status.js';
 import type { ServiceContext } from '../context.js';
 import { readJsonPage, readKeysetPage, type KeysetPage } from '../keyset-page.js';
@@ -123,10 +124,13 @@ export async function childRunsOf(
   }));
 }
 
-/** Each node's effective time limits in the run's stored definition; none for a run that is gone. */
-export async function runNodeTimeLimits(context: ServiceContext, runId: string): Promise<NodeTimeLimit[]> {
+/** Each node's effective time limits and the graph, from the run's stored definition; none for a run that is gone. */
+export async function runDefinitionFactsOf(
+  context: ServiceContext,
+  runId: string,
+): Promise<RunDefinitionFacts> {
   const run = await findRun(context.db.reader, runId);
-  return run ? nodeTimeLimits(run.definition) : [];
+  return runDefinitionFacts(run?.definition);
 }
 
 /** The newest run started from a worker conversation (a chat platform's id), with its events. */

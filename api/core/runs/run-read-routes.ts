@@ -12,7 +12,7 @@ import {
   type Static,
 } from '../../http/index.js';
 import type { ServiceContext } from '../../../services/context.js';
-import { nodeTimeLimits } from '../../../domain/runs/node-time-limits.js';
+import { runDefinitionFacts } from '../../../domain/runs/run-definition-facts.js';
 import { runWorkflowId } from '../../../domain/runs/run-contract.js';
 import { RUN_STATUSES } from '../../../domain/runs/run-status.js';
 import { temporalUrlFor } from '../../../services/temporal-url.js';
@@ -21,7 +21,7 @@ import {
   getRunByWorker,
   getRunDetailAsJson,
   listRunsPage,
-  runNodeTimeLimits,
+  runDefinitionFactsOf,
   type RunDetail,
 } from '../../../services/runs/run-reads.js';
 import { runArtifactRoutes } from './run-artifact-routes.js';
@@ -61,6 +61,16 @@ const RunDetailSchema = StrictObject({
     description:
       "each node's effective timeout from the run's definition: a running node quiet for longer has likely stalled",
   }),
+  nodes: Type.Array(
+    StrictObject({
+      nodeId: Type.String(),
+      dependsOn: Type.Array(Type.String(), { description: 'the nodes it waits for, in the order written' }),
+    }),
+    {
+      description:
+        "every node of the run's stored definition, in its order: the graph the run follows (empty when the definition no longer validates)",
+    },
+  ),
 });
 
 export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
@@ -109,7 +119,7 @@ export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
             events: events.map(runEventView),
             temporalUrl: temporalUrlFor(context, runWorkflowId(run.id)),
             children: await childRunsOf(context, run.id),
-            nodeLimits: nodeTimeLimits(run.definition),
+            ...runDefinitionFacts(run.definition),
           },
         };
       },
@@ -124,10 +134,10 @@ export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
       responses: { 200: { description: 'the run with its events', schema: RunDetailSchema } },
       handler: async ({ params }) => {
         // Written by the database as JSON (docs/architecture.md, "Lists the database writes as JSON").
-        const [detail, children, nodeLimits] = await Promise.all([
+        const [detail, children, facts] = await Promise.all([
           getRunDetailAsJson(context, params.runId, { run: runJsonColumns, event: runEventJsonColumns }),
           childRunsOf(context, params.runId),
-          runNodeTimeLimits(context, params.runId),
+          runDefinitionFactsOf(context, params.runId),
         ]);
         return {
           body: SerializedJson.object<Static<typeof RunDetailSchema>>({
@@ -135,7 +145,8 @@ export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
             events: SerializedJson.ofItems(detail.events),
             temporalUrl: temporalUrlFor(context, runWorkflowId(params.runId)),
             children,
-            nodeLimits,
+            nodeLimits: facts.nodeLimits,
+            nodes: facts.nodes,
           }),
         };
       },

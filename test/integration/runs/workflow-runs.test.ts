@@ -453,13 +453,19 @@ for (const kind of databaseKinds()) {
       const latest = (await detail(paused.runId)).events.at(-1)!;
       expect(all.items[0]!.lastEventAt).to.equal(latest.createdAt);
       expect(all.nodeLimits).to.deep.equal({});
-      // The run detail gives each node's effective timeout: the default hour, none for a gate.
+      // The run detail gives each node's effective timeout: the default hour, none for a gate; and
+      // the graph the run follows, from its own definition.
       const pausedDetail = (
-        await call<{ nodeLimits: Array<{ nodeId: string; timeoutMs: number | null; retryDelayMs: number }> }>(
-          'GET',
-          `/api/workflows/runs/${paused.runId}`,
-        )
+        await call<{
+          nodeLimits: Array<{ nodeId: string; timeoutMs: number | null; retryDelayMs: number }>;
+          nodes: Array<{ nodeId: string; dependsOn: string[] }>;
+        }>('GET', `/api/workflows/runs/${paused.runId}`)
       ).body;
+      expect(pausedDetail.nodes).to.deep.equal([
+        { nodeId: 'facts', dependsOn: [] },
+        { nodeId: 'gate', dependsOn: ['facts'] },
+        { nodeId: 'answer', dependsOn: ['gate'] },
+      ]);
       expect(pausedDetail.nodeLimits.map((limit) => limit.timeoutMs === null)).to.include(true);
       expect(
         pausedDetail.nodeLimits.every((limit) => limit.timeoutMs === null || limit.timeoutMs > 0),

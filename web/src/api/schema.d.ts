@@ -2691,6 +2691,12 @@ export interface operations {
                         }[];
                         /** @description each node's effective timeout from the run's definition: a running node quiet for longer has likely stalled */
                         nodeLimits: components["schemas"]["NodeTimeLimit"][];
+                        /** @description every node of the run's stored definition, in its order: the graph the run follows (empty when the definition no longer validates) */
+                        nodes: {
+                            nodeId: string;
+                            /** @description the nodes it waits for, in the order written */
+                            dependsOn: string[];
+                        }[];
                     };
                 };
             };
@@ -2734,6 +2740,12 @@ export interface operations {
                         }[];
                         /** @description each node's effective timeout from the run's definition: a running node quiet for longer has likely stalled */
                         nodeLimits: components["schemas"]["NodeTimeLimit"][];
+                        /** @description every node of the run's stored definition, in its order: the graph the run follows (empty when the definition no longer validates) */
+                        nodes: {
+                            nodeId: string;
+                            /** @description the nodes it waits for, in the order written */
+                            dependsOn: string[];
+                        }[];
                     };
                 };
             };

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { deleteJson, getJson, isNotFound, postJson, query } from '../api/client';
@@ -21,13 +21,11 @@ import {
 import { NodeList } from './NodeList';
 import { RunArtifacts } from './RunArtifacts';
 import { RunChanges } from './RunChanges';
+import { useRunGraph } from './run-graph-chunk';
 import { RunTimeline } from './RunTimeline';
 import { staleness } from './staleness';
 import { StaleBanner, useClock } from './StaleNotice';
 import './run-page.css';
-
-// The graph library and its layout engine are a chunk of their own, fetched when a run is opened.
-const RunGraph = lazy(() => import('./RunGraph'));
 
 const CONFIRM: Partial<Record<UserOperation, string>> = {
   cancel: 'Cancel this run? Its running nodes are stopped.',
@@ -58,21 +56,45 @@ function useLiveEvents(runId: string) {
   return events;
 }
 
-/** The definition the run follows, for the graph's edges: from the run's codebase when it has one. */
-function useDefinition(workflowName: string | undefined, codebaseId: string | null | undefined) {
+/**
+ * The nodes the run follows, for the graph's edges: the run's own definition, which its detail
+ * carries. Only when that no longer validates (nothing listed) is the workflow's current file asked,
+ * from the run's codebase when it has one.
+ */
+function useDefinitionNodes(detail: RunDetail | undefined): DefinitionNode[] | undefined {
+  const own = useMemo(
+    () => detail?.nodes.map((node) => ({ id: node.nodeId, depends_on: node.dependsOn })),
+    [detail?.nodes],
+  );
+  const run = detail?.run;
+  const lookUp = own !== undefined && own.length === 0;
+  const codebaseId = run?.codebaseId;
   const codebase = useQuery({
     queryKey: ['codebase', codebaseId],
     queryFn: () => getJson<Codebase>(`/api/codebases/${encodeURIComponent(codebaseId!)}`),
-    enabled: Boolean(codebaseId),
+    enabled: lookUp && Boolean(codebaseId),
   });
   const cwd = codebase.data?.sourcePath;
-  return useQuery({
+  const workflowName = run?.workflowName;
+  const definition = useQuery({
     queryKey: ['workflow', workflowName, cwd],
     queryFn: () =>
       getJson<WorkflowLookup>(`/api/workflows/${encodeURIComponent(workflowName!)}${query({ cwd })}`),
-    enabled: Boolean(workflowName) && (!codebaseId || codebase.isFetched),
+    enabled: lookUp && Boolean(workflowName) && (!codebaseId || codebase.isFetched),
     retry: false,
   });
+  if (!lookUp) return own;
+  return (definition.data?.workflow as { nodes?: DefinitionNode[] } | undefined)?.nodes;
+}
+
+/**
+ * Its children one render after the rest of the page, in a render React may interrupt: the long
+ * lists below the graph (a node list and a timeline of a hundred rows each) do not hold up the
+ * graph's first paint.
+ */
+function AfterFirstPaint({ children }: { children: ReactNode }) {
+  const ready = useDeferredValue(true, false);
+  return ready ? children : <p className="muted small">Loading…</p>;
 }
 
 export function RunPage() {
@@ -82,9 +104,9 @@ export function RunPage() {
     queryFn: () => getJson<RunDetail>(`/api/workflows/runs/${encodeURIComponent(runId)}`),
   });
   const live = useLiveEvents(runId);
+  const graph = useRunGraph();
   const run = detail.data?.run;
-  const definition = useDefinition(run?.workflowName, run?.codebaseId);
-  const definitionNodes = (definition.data?.workflow as { nodes?: DefinitionNode[] } | undefined)?.nodes;
+  const definitionNodes = useDefinitionNodes(detail.data);
   // The history and the live events, in order, each once (a live event may repeat a listed one).
   const events = useMemo(() => {
     const byId = new Map([...(detail.data?.events ?? []), ...live].map((event) => [event.id, event]));
@@ -206,13 +228,23 @@ export function RunPage() {
       )}
       <RunActions runId={runId} status={run.status} gateMessage={waitingGate?.message} />
       <h2>Graph</h2>
-      <Suspense fallback={<div className="graph placeholder">Drawing the graph…</div>}>
-        <RunGraph nodes={model.nodes} />
-      </Suspense>
+      {graph.RunGraph ? (
+        <graph.RunGraph nodes={model.nodes} />
+      ) : graph.error ? (
+        <p className="error-note" role="alert">
+          The graph could not be loaded; reload the page to try again.
+        </p>
+      ) : (
+        <div className="graph placeholder">Drawing the graph…</div>
+      )}
       <h2>Nodes</h2>
-      <NodeList nodes={model.nodes} />
+      <AfterFirstPaint>
+        <NodeList nodes={model.nodes} />
+      </AfterFirstPaint>
       <h2>Timeline</h2>
-      <RunTimeline events={events} startedAt={run.startedAt ?? run.createdAt} live={isLive(run.status)} />
+      <AfterFirstPaint>
+        <RunTimeline events={events} startedAt={run.startedAt ?? run.createdAt} live={isLive(run.status)} />
+      </AfterFirstPaint>
       <h2>Artifacts</h2>
       <RunArtifacts runId={runId} live={isLive(run.status)} />
       {run.codebaseId && (

@@ -56,7 +56,13 @@ export async function withStandaloneCairn<T>(
   const home = makeTempHome();
   const cwd = makeTempDir();
   const port = await freePort();
-  const cairn = spawnCairn(['start'], { env: standaloneCairnEnv(home.home, port, env), cwd: cwd.path });
+  // BENCH_NODE_ARGS: options for the server's Node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles`.
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean);
+  const cairn = spawnCairn(['start'], {
+    env: standaloneCairnEnv(home.home, port, env),
+    cwd: cwd.path,
+    nodeArgs,
+  });
   try {
     const base = `http://127.0.0.1:${port}`;
     await waitForOk(`${base}/health`, cairn, 15 * 60_000);

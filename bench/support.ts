@@ -2,7 +2,9 @@
 // `cairn start` on a fresh home to measure against.
 import { cpus, hostname } from 'node:os';
 import { freePort } from '../worker/temporal/ports.js';
-import { spawnCairn, standaloneCairnEnv, waitForOk } from '../test/support/cairn-process.js';
+import { toolCacheDir } from '../config/paths.js';
+import { provideTemporal } from '../worker/temporal/provide-temporal.js';
+import { spawnCairn, standaloneCairnEnv, waitForOk, waitForOutput } from '../test/support/cairn-process.js';
 import { makeTempDir, makeTempHome } from '../test/support/temp-dirs.js';
 
 export const round = (value: number) => Math.round(value * 10) / 10;
@@ -56,13 +58,60 @@ export async function withStandaloneCairn<T>(
   const home = makeTempHome();
   const cwd = makeTempDir();
   const port = await freePort();
-  const cairn = spawnCairn(['start'], { env: standaloneCairnEnv(home.home, port, env), cwd: cwd.path });
+  // BENCH_NODE_ARGS: options for the server's Node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles`.
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean);
+  const cairn = spawnCairn(['start'], {
+    env: standaloneCairnEnv(home.home, port, env),
+    cwd: cwd.path,
+    nodeArgs,
+  });
   try {
     const base = `http://127.0.0.1:${port}`;
     await waitForOk(`${base}/health`, cairn, 15 * 60_000);
     return await measure(base);
   } finally {
     await cairn.stop('SIGTERM');
+    home.cleanup();
+    cwd.cleanup();
+  }
+}
+
+/**
+ * `withStandaloneCairn`, split: a Temporal dev server of its own, then `cairn api` and
+ * `cairn worker` as two processes on one home (SQLite) and that server, as a scaled-out setup runs.
+ */
+export async function withSplitCairn<T>(
+  env: Record<string, string>,
+  measure: (base: string) => Promise<T>,
+): Promise<T> {
+  const home = makeTempHome();
+  const cwd = makeTempDir();
+  const temporal = await provideTemporal({
+    namespace: 'default',
+    env: process.env,
+    toolCacheDir: toolCacheDir(process.env),
+    ports: 'random',
+    ui: false,
+    say: (line) => process.stderr.write(`${line}\n`),
+  });
+  const port = await freePort();
+  const split = (role: string, rolePort: number) => {
+    const roleEnv = standaloneCairnEnv(home.home, rolePort, env);
+    roleEnv.TEMPORAL_ADDRESS = temporal.address;
+    return spawnCairn([role], { env: roleEnv, cwd: cwd.path });
+  };
+  const api = split('api', port);
+  const base = `http://127.0.0.1:${port}`;
+  let worker: ReturnType<typeof spawnCairn> | undefined;
+  try {
+    // The API migrates the database first; the worker starts on the migrated one.
+    await waitForOk(`${base}/health`, api, 15 * 60_000);
+    worker = split('worker', await freePort());
+    await waitForOutput(worker, 'worker ready', 5 * 60_000);
+    return await measure(base);
+  } finally {
+    await Promise.all([api.stop('SIGTERM'), worker?.stop('SIGTERM')]);
+    await temporal.stop();
     home.cleanup();
     cwd.cleanup();
   }

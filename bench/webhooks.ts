@@ -13,7 +13,7 @@ import {
   startFakeGitHub,
   type FakeGitHub,
 } from '../test/support/fakes/github-api.js';
-import { printFigures, round, stats, percentile, withStandaloneCairn } from './support.js';
+import { printFigures, round, stats, percentile, withSplitCairn, withStandaloneCairn } from './support.js';
 
 const SECRET = 'bench-webhook-secret';
 const CONCURRENT = Number(process.env.BENCH_CONCURRENT ?? 50);
@@ -75,14 +75,43 @@ async function waitUntil(probe: () => boolean, timeoutMs: number): Promise<void>
   }
 }
 
+/**
+ * The server's figures from /metrics: its event-loop delay since the last read (prom-client's
+ * histogram is reset on each read, so reads before and after a round give the round's own) and
+ * the CPU time it has used, which the load of other work on the machine does not inflate.
+ */
+async function serverFigures(base: string) {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const value = (name: string) =>
+    Number(
+      text
+        .split('\n')
+        .find((line) => line.startsWith(`${name} `))
+        ?.split(' ')[1] ?? NaN,
+    );
+  return {
+    loopDelay: {
+      p99: round(value('nodejs_eventloop_lag_p99_seconds') * 1000),
+      max: round(value('nodejs_eventloop_lag_max_seconds') * 1000),
+    },
+    cpuMs: value('process_cpu_seconds_total') * 1000,
+  };
+}
+
 /** Rounds of CONCURRENT distinct deliveries sent at once; the time each took to its 2xx. */
 async function latency(base: string, github: FakeGitHub) {
   const times: number[] = [];
   const roundP99: number[] = [];
+  const loopDelay: Array<{ p99: number; max: number }> = [];
+  const cpuMsPerDelivery: number[] = [];
   let issue = 100_000;
-  // A warm-up round, not counted: the first requests compile the route's validators.
+  // A warm-up round, not counted: the first requests compile the route's validators, and the first
+  // one clones the repository. Waiting for its answers keeps the clone out of the timed rounds (and
+  // out of the queue behind 100 requests waiting for it: the core worker's activity slots).
   await Promise.all(Array.from({ length: 5 }, (_, i) => deliver(base, statusComment(issue++), `warm-${i}`)));
+  await waitUntil(() => github.comments.length >= 5, 5 * 60_000);
   for (let roundIndex = 0; roundIndex < ROUNDS; roundIndex++) {
+    const before = await serverFigures(base);
     const answers = await Promise.all(
       Array.from({ length: CONCURRENT }, (_, i) =>
         deliver(base, statusComment(issue++), `lat-${roundIndex}-${i}`),
@@ -97,6 +126,9 @@ async function latency(base: string, github: FakeGitHub) {
         ),
       ),
     );
+    const after = await serverFigures(base);
+    loopDelay.push(after.loopDelay);
+    cpuMsPerDelivery.push(round((after.cpuMs - before.cpuMs) / CONCURRENT));
   }
   const sent = 5 + ROUNDS * CONCURRENT;
   const answeredAt = performance.now();
@@ -107,6 +139,11 @@ async function latency(base: string, github: FakeGitHub) {
     webhookTo2xxMs: { ...stats(times), p99: round(percentile(times, 0.99)) },
     // The first round meets idle workers; later ones compete with the work of the rounds before.
     p99ByRoundMs: roundP99,
+    // The server's event-loop delay during each round (until its last 2xx), p99 and max.
+    eventLoopDelayByRoundMs: loopDelay,
+    // The server process's CPU time during each round (/metrics read to /metrics read) per delivery:
+    // with `cairn start` it includes the workers' work on the rounds before.
+    serverCpuMsPerDeliveryByRound: cpuMsPerDelivery,
     allAnsweredAfterMs: Math.round(performance.now() - answeredAt),
   };
 }
@@ -154,7 +191,9 @@ const repository = makeTempRepo();
 github.git.host('acme/shop', repository.path);
 gitBase = github.url;
 try {
-  const figures = await withStandaloneCairn(
+  // BENCH_SPLIT=1: `cairn api` and `cairn worker` as two processes instead of one `cairn start`.
+  const withCairn = process.env.BENCH_SPLIT === '1' ? withSplitCairn : withStandaloneCairn;
+  const figures = await withCairn(
     {
       ...fakes.env,
       WEBHOOK_SECRET: SECRET,
@@ -167,6 +206,7 @@ try {
   );
   printFigures('webhooks', {
     command: 'node bin/run-ts.mjs bench/webhooks.ts',
+    setup: process.env.BENCH_SPLIT === '1' ? 'cairn api + cairn worker' : 'cairn start',
     data:
       `GitHub issue_comment webhooks (/status commands, allow-listed user): ${ROUNDS} rounds of ${CONCURRENT} ` +
       `at once; then ${UNIQUE} requests each delivered twice, shuffled, ${CONCURRENT} at a time`,

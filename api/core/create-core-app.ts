@@ -32,7 +32,7 @@ import { homePage } from './home-page.js';
 import { IdempotencyKeys } from '../../services/idempotency/idempotency-keys.js';
 import { configRoutes, configSchemas } from './config/config-routes.js';
 import { webhookRoutes } from '../webhooks/webhook-routes.js';
-import { codeHostWorkStarter } from '../../services/codehost/code-host-inbox.js';
+import { codeHostInbox, codeHostWorkStarter } from '../../services/codehost/code-host-inbox.js';
 import { webUi } from './web-ui.js';
 import { packagePath } from '../../config/package-root.js';
 
@@ -132,7 +132,10 @@ export function createCoreApp(deps: CoreAppDependencies): HttpApp {
       }),
       ...webhookRoutes({
         context: deps.codebases.registration,
-        start: codeHostWorkStarter(deps.codebases.temporal.client, deps.codebases.temporal.taskQueue),
+        inbox: codeHostInbox(
+          deps.codebases.registration,
+          codeHostWorkStarter(deps.codebases.temporal.client, deps.codebases.temporal.taskQueue),
+        ),
       }),
     ],
     components: {

@@ -9,7 +9,7 @@ import {
   type RouteDefinition,
 } from '../http/index.js';
 import type { ServiceContext } from '../../services/context.js';
-import type { StartCodeHostWork } from '../../services/codehost/code-host-inbox.js';
+import type { CodeHostInbox } from '../../services/codehost/code-host-inbox.js';
 import {
   receiveGitHubWebhook,
   receiveGitLabWebhook,
@@ -19,7 +19,7 @@ import {
 
 export interface WebhookRouteDependencies {
   context: ServiceContext;
-  start: StartCodeHostWork;
+  inbox: CodeHostInbox;
 }
 
 const WebhookReceipt = StrictObject({
@@ -53,11 +53,16 @@ function arrivalOf(ctx: HttpContext, payload: unknown): WebhookArrival {
   };
 }
 
-/** The platform gets its answer first; the workflow starts once the response is done. */
-function answer(ctx: HttpContext, received: WebhookAnswer) {
-  const { startAfter } = received;
-  if (startAfter) ctx.res.once('close', () => void startAfter());
-  return { status: 202, body: { status: received.outcome } };
+/**
+ * The platform gets its answer first; the workflow start is queued once the response is done,
+ * and the queue holds its starts while webhooks are in flight (`receiving`).
+ */
+async function received(ctx: HttpContext, inbox: CodeHostInbox, receive: () => Promise<WebhookAnswer>) {
+  const answered = inbox.starts.receiving();
+  ctx.res.once('close', answered);
+  const { outcome, startAfter } = await receive();
+  if (startAfter) ctx.res.once('close', startAfter);
+  return { status: 202, body: { status: outcome } };
 }
 
 /**
@@ -79,10 +84,9 @@ export function webhookRoutes(deps: WebhookRouteDependencies): RouteDefinition[]
       public: true,
       body: WebhookPayload,
       responses: COMMON_RESPONSES,
-      handler: async ({ body, ctx, log }) =>
-        answer(
-          ctx,
-          await receiveGitHubWebhook({ ...deps.context, logger: log }, deps.start, arrivalOf(ctx, body)),
+      handler: ({ body, ctx, log }) =>
+        received(ctx, deps.inbox, () =>
+          receiveGitHubWebhook({ ...deps.context, logger: log }, deps.inbox, arrivalOf(ctx, body)),
         ),
     }),
     defineRoute({
@@ -98,10 +102,9 @@ export function webhookRoutes(deps: WebhookRouteDependencies): RouteDefinition[]
       public: true,
       body: WebhookPayload,
       responses: COMMON_RESPONSES,
-      handler: async ({ body, ctx, log }) =>
-        answer(
-          ctx,
-          await receiveGitLabWebhook({ ...deps.context, logger: log }, deps.start, arrivalOf(ctx, body)),
+      handler: ({ body, ctx, log }) =>
+        received(ctx, deps.inbox, () =>
+          receiveGitLabWebhook({ ...deps.context, logger: log }, deps.inbox, arrivalOf(ctx, body)),
         ),
     }),
   );

@@ -64,6 +64,74 @@ export async function recordCodeHostDelivery(
   return { inserted: false, delivery: fromRow(row) };
 }
 
+export interface NewCodeHostDelivery {
+  platform: string;
+  requestKey: string;
+  deliveryId: string;
+  request: unknown;
+}
+
+/** Rows per statement: 5 values each, well under SQLite's 32,766 bound parameters. */
+const RECORD_CHUNK = 200;
+
+/**
+ * Records many requests in one transaction (one commit, one fsync where the database syncs): the
+ * group commit of the webhooks that arrive together. Answers, in the order given, what
+ * `recordCodeHostDelivery` answers for each; a key given twice is inserted by its first.
+ */
+export async function recordCodeHostDeliveries(
+  knex: Knex,
+  deliveries: readonly NewCodeHostDelivery[],
+): Promise<Array<{ inserted: boolean; delivery: CodeHostDelivery }>> {
+  const keyOf = (d: { platform: string; requestKey: string }) => `${d.platform}\n${d.requestKey}`;
+  const receivedAt = nowIso();
+  const firsts = new Map<string, NewCodeHostDelivery>();
+  for (const delivery of deliveries) if (!firsts.has(keyOf(delivery))) firsts.set(keyOf(delivery), delivery);
+  const inserted = new Set<string>();
+  const found = new Map<string, CodeHostDelivery>();
+  await knex.transaction(async (trx) => {
+    const unique = [...firsts.values()];
+    for (let at = 0; at < unique.length; at += RECORD_CHUNK) {
+      const rows = (await trx('code_host_deliveries')
+        .insert(
+          unique.slice(at, at + RECORD_CHUNK).map((delivery) => ({
+            platform: delivery.platform,
+            request_key: delivery.requestKey,
+            delivery_id: delivery.deliveryId,
+            request: JSON.stringify(delivery.request),
+            received_at: receivedAt,
+          })),
+        )
+        .onConflict(['platform', 'request_key'])
+        .ignore()
+        .returning(['platform', 'request_key'])) as Array<{ platform: string; request_key: string }>;
+      for (const row of rows) inserted.add(keyOf({ platform: row.platform, requestKey: row.request_key }));
+    }
+    // The rest were recorded before: read them back (whether their work is started).
+    const earlier = unique.filter((delivery) => !inserted.has(keyOf(delivery)));
+    for (const platform of new Set(earlier.map((delivery) => delivery.platform))) {
+      const keys = earlier.filter((d) => d.platform === platform).map((d) => d.requestKey);
+      for (let at = 0; at < keys.length; at += RECORD_CHUNK) {
+        const rows = (await trx('code_host_deliveries')
+          .where({ platform })
+          .whereIn('request_key', keys.slice(at, at + RECORD_CHUNK))) as Row[];
+        for (const row of rows) found.set(keyOf({ platform, requestKey: row.request_key }), fromRow(row));
+      }
+    }
+  });
+  const answered = new Set<string>();
+  return deliveries.map((delivery) => {
+    const key = keyOf(delivery);
+    if (inserted.has(key) && !answered.has(key)) {
+      answered.add(key);
+      return { inserted: true, delivery: { ...delivery, receivedAt, startedAt: null } };
+    }
+    const first = firsts.get(key)!;
+    const earlier = found.get(key) ?? { ...first, receivedAt, startedAt: null };
+    return { inserted: false, delivery: earlier };
+  });
+}
+
 /** The request's workflow is started (or was found started): the sweep leaves it alone. */
 export async function markCodeHostDeliveryStarted(
   knex: Knex,
@@ -74,6 +142,24 @@ export async function markCodeHostDeliveryStarted(
     .where({ platform, request_key: requestKey })
     .whereNull('started_at')
     .update({ started_at: nowIso() });
+}
+
+/** `markCodeHostDeliveryStarted` for many requests, in one statement per platform and chunk. */
+export async function markCodeHostDeliveriesStarted(
+  knex: Knex,
+  started: ReadonlyArray<{ platform: string; requestKey: string }>,
+): Promise<void> {
+  const startedAt = nowIso();
+  for (const platform of new Set(started.map((item) => item.platform))) {
+    const keys = started.filter((item) => item.platform === platform).map((item) => item.requestKey);
+    for (let at = 0; at < keys.length; at += RECORD_CHUNK) {
+      await knex('code_host_deliveries')
+        .where({ platform })
+        .whereIn('request_key', keys.slice(at, at + RECORD_CHUNK))
+        .whereNull('started_at')
+        .update({ started_at: startedAt });
+    }
+  }
 }
 
 /** Rows recorded before `before` whose workflow is not known to be started, oldest first. */

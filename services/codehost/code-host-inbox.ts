@@ -1,8 +1,11 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import {
+  markCodeHostDeliveriesStarted,
   markCodeHostDeliveryStarted,
-  recordCodeHostDelivery,
+  recordCodeHostDeliveries,
   unstartedCodeHostDeliveries,
+  type CodeHostDelivery,
+  type NewCodeHostDelivery,
 } from '../../db/repositories/code-host-deliveries.js';
 import type { CodeHostPlatform } from '../../domain/chat/chat-address.js';
 import { requestKey, type CodeHostRequest } from '../../domain/codehost/code-host-request.js';
@@ -12,6 +15,8 @@ import {
   type CodeHostWorkInput,
 } from '../../domain/codehost/code-host-work.js';
 import type { ServiceContext } from '../context.js';
+import { GroupCommit } from './group-commit.js';
+import { StartQueue } from './start-queue.js';
 
 /** Starts a request's workflow; starting it again for the same request does nothing. */
 export type StartCodeHostWork = (input: CodeHostWorkInput) => Promise<void>;
@@ -35,18 +40,47 @@ export function codeHostWorkStarter(client: Client, taskQueue: string): StartCod
 export type AcceptOutcome = 'accepted' | 'duplicate';
 
 /**
+ * Where the webhooks' requests go: recorded together (one transaction for the requests that
+ * arrive together), started after their answers through one queue (start-queue.ts).
+ */
+export interface CodeHostInbox {
+  record(delivery: NewCodeHostDelivery): Promise<{ inserted: boolean; delivery: CodeHostDelivery }>;
+  starts: StartQueue;
+}
+
+export function codeHostInbox(context: ServiceContext, start: StartCodeHostWork): CodeHostInbox {
+  const receipts = new GroupCommit((deliveries: NewCodeHostDelivery[]) =>
+    recordCodeHostDeliveries(context.db.knex, deliveries),
+  );
+  const starts = new StartQueue({
+    start,
+    markStarted: (inputs) => markCodeHostDeliveriesStarted(context.db.knex, inputs),
+    onError: (error, inputs) =>
+      context.logger.warn(
+        {
+          event: 'code_host.start_failed',
+          platform: inputs[0]?.platform,
+          requestKeys: inputs.map((input) => input.requestKey),
+          err: error,
+        },
+        'a code-host request could not start yet; the sweep will retry',
+      ),
+  });
+  return { record: (delivery) => receipts.add(delivery), starts };
+}
+
+/**
  * The webhook's outbox: the request is recorded durably before the platform gets its 2xx, and its
- * workflow starts after the answer (`startAfter`), off the request's path. A redelivery finds the
- * row; if the first workflow start never happened (a crash, Temporal away), it starts it now, as
- * the sweep would.
+ * workflow starts after the answer (`startAfter` queues it), off the request's path. A redelivery
+ * finds the row; if the first workflow start never happened (a crash, Temporal away), it queues
+ * it now, as the sweep would.
  */
 export async function acceptCodeHostRequest(
-  context: ServiceContext,
-  start: StartCodeHostWork,
+  inbox: CodeHostInbox,
   request: CodeHostRequest,
-): Promise<{ outcome: AcceptOutcome; startAfter?: () => Promise<void> }> {
+): Promise<{ outcome: AcceptOutcome; startAfter?: () => void }> {
   const key = requestKey(request);
-  const { inserted, delivery } = await recordCodeHostDelivery(context.db.knex, {
+  const { inserted, delivery } = await inbox.record({
     platform: request.platform,
     requestKey: key,
     deliveryId: request.deliveryId,
@@ -56,7 +90,7 @@ export async function acceptCodeHostRequest(
   if (delivery.startedAt) return { outcome };
   return {
     outcome,
-    startAfter: () => startRecorded(context, start, { platform: request.platform, requestKey: key }),
+    startAfter: () => inbox.starts.add({ platform: request.platform, requestKey: key }),
   };
 }
 

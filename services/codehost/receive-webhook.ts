@@ -9,7 +9,7 @@ import {
 } from '../../infra/codehost/webhook-signatures.js';
 import type { ServiceContext } from '../context.js';
 import { ServiceError } from '../service-error.js';
-import { acceptCodeHostRequest, type StartCodeHostWork } from './code-host-inbox.js';
+import { acceptCodeHostRequest, type CodeHostInbox } from './code-host-inbox.js';
 import { webhookDeliveries } from './webhook-metrics.js';
 
 /** One webhook as it arrived: its headers (lower-case names), its raw body, the body parsed. */
@@ -23,8 +23,8 @@ export type WebhookOutcome = 'accepted' | 'duplicate' | 'ignored';
 
 export interface WebhookAnswer {
   outcome: WebhookOutcome;
-  /** Starts the request's workflow: call it once the platform has its answer. */
-  startAfter?: () => Promise<void>;
+  /** Queues the request's workflow start: call it once the platform has its answer. */
+  startAfter?: () => void;
 }
 
 function notConfigured(variable: string, platform: string): ServiceError {
@@ -60,20 +60,20 @@ async function counted(platform: CodeHostPlatform, receive: Promise<WebhookAnswe
 
 export const receiveGitHubWebhook = (
   context: ServiceContext,
-  start: StartCodeHostWork,
+  inbox: CodeHostInbox,
   arrival: WebhookArrival,
-) => counted('github', readGitHubWebhook(context, start, arrival));
+) => counted('github', readGitHubWebhook(context, inbox, arrival));
 
 export const receiveGitLabWebhook = (
   context: ServiceContext,
-  start: StartCodeHostWork,
+  inbox: CodeHostInbox,
   arrival: WebhookArrival,
-) => counted('gitlab', readGitLabWebhook(context, start, arrival));
+) => counted('gitlab', readGitLabWebhook(context, inbox, arrival));
 
 /** GitHub: X-Hub-Signature-256 checked before anything else is read. */
 async function readGitHubWebhook(
   context: ServiceContext,
-  start: StartCodeHostWork,
+  inbox: CodeHostInbox,
   arrival: WebhookArrival,
 ): Promise<WebhookAnswer> {
   const { github } = context.environment;
@@ -95,13 +95,13 @@ async function readGitHubWebhook(
     },
     github.botMention,
   );
-  return accept(context, start, 'github', parsed);
+  return accept(context, inbox, 'github', parsed);
 }
 
 /** GitLab: X-Gitlab-Token, and the signed headers too when a signing secret is set. */
 async function readGitLabWebhook(
   context: ServiceContext,
-  start: StartCodeHostWork,
+  inbox: CodeHostInbox,
   arrival: WebhookArrival,
 ): Promise<WebhookAnswer> {
   const { gitlab } = context.environment;
@@ -123,12 +123,12 @@ async function readGitLabWebhook(
     { deliveryId: signed.id ?? arrival.header('x-gitlab-event-uuid') ?? '', payload: arrival.payload },
     gitlab.botMention,
   );
-  return accept(context, start, 'gitlab', parsed);
+  return accept(context, inbox, 'gitlab', parsed);
 }
 
 async function accept(
   context: ServiceContext,
-  start: StartCodeHostWork,
+  inbox: CodeHostInbox,
   platform: CodeHostPlatform,
   parsed: CodeHostRequest | IgnoredDelivery,
 ): Promise<WebhookAnswer> {
@@ -136,5 +136,5 @@ async function accept(
     context.logger.debug({ event: 'code_host.ignored', platform, reason: parsed.ignored }, 'webhook ignored');
     return { outcome: 'ignored' };
   }
-  return acceptCodeHostRequest(context, start, parsed);
+  return acceptCodeHostRequest(inbox, parsed);
 }

@@ -19,6 +19,8 @@ export interface WorkerSetOptions {
   workflowBundle: { code: string };
   /** Assistant sessions that may run at once (MAX_CONCURRENT_CONVERSATIONS). */
   maxConcurrentAssistantSessions: number;
+  /** Activities of the core queue one process runs at once; the SDK's default (100) unless set. */
+  coreActivitySlots?: number;
   /** How long activities get to finish after shutdown is requested. */
   shutdownGraceTime?: Duration;
   dependencies: ServiceContext;
@@ -56,6 +58,7 @@ export async function createWorkers(options: WorkerSetOptions): Promise<WorkerSe
     activities: createCoreActivities(options.dependencies),
     interceptors,
     sinks,
+    ...(options.coreActivitySlots ? { maxConcurrentActivityTaskExecutions: options.coreActivitySlots } : {}),
     shutdownGraceTime: grace,
   });
   const runs = await Worker.create({

@@ -21,6 +21,10 @@ import { ChatPosts } from '../../services/chat/chat-posts.js';
 import { publishRunChanges } from '../../services/codehost/publish-run.js';
 import { completeRunCheck, startRunCheck, type RunCheckInput } from '../../services/codehost/run-check.js';
 import { platformFailure } from '../platform-failure.js';
+import { RegistrationInProgress } from '../../services/codebases/registration-client.js';
+
+/** How soon a request that found its repository's clone running asks again. */
+const REGISTRATION_POLL = '3 seconds';
 
 function settingsOf(deps: ServiceContext, platform: CodeHostPlatform): CodeHostSettings {
   const { environment } = deps;
@@ -101,7 +105,10 @@ export function createCodeHostActivities(deps: ServiceContext) {
       );
     },
 
-    /** The repository's codebase, cloned on its first mention (waits for the registration workflow). */
+    /**
+     * The repository's codebase, cloned on its first mention: the request that started the clone
+     * waits for it; one that finds a clone running comes back in a few seconds, its slot free.
+     */
     async codebaseForCodeHostRequest(input: CodeHostWorkInput): Promise<RequestCodebase | undefined> {
       const found = await requestOf(input);
       if (!found) return undefined;
@@ -109,6 +116,13 @@ export function createCodeHostActivities(deps: ServiceContext) {
       const ticker = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
       try {
         return await codebaseForRequest(deps, await temporalAccess(), found.request);
+      } catch (error) {
+        if (!(error instanceof RegistrationInProgress)) throw error;
+        throw ApplicationFailure.create({
+          message: error.message,
+          type: 'codebase_registering',
+          nextRetryDelay: REGISTRATION_POLL,
+        });
       } finally {
         clearInterval(ticker);
       }

@@ -14,6 +14,18 @@ export interface TemporalAccess {
   searchAttributes?: boolean;
 }
 
+/**
+ * Another registration of the repository is running. Thrown instead of waiting for it where the
+ * wait would hold a worker's activity slot: enough such waits would leave the clone itself
+ * without one.
+ */
+export class RegistrationInProgress extends Error {
+  constructor(url: string) {
+    super(`the repository ${url} is being registered`);
+    this.name = 'RegistrationInProgress';
+  }
+}
+
 /** One workflow id per repository, so concurrent registrations of one URL share one clone. */
 export function registrationWorkflowId(repositoryKey: string): string {
   return `codebase-registration-${createHash('sha256').update(repositoryKey).digest('hex').slice(0, 32)}`;
@@ -49,6 +61,7 @@ async function outcomeOf(handle: WorkflowHandle): Promise<RegistrationOutcome> {
 export async function registerByUrl(
   temporal: TemporalAccess,
   input: CloneInput,
+  options: { whileRegistering?: 'wait' | 'come_back' } = {},
 ): Promise<RegistrationOutcome> {
   const identity = identityForUrl(input.url);
   const workflowId = registrationWorkflowId(identity.key);
@@ -63,6 +76,7 @@ export async function registerByUrl(
     });
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    if (options.whileRegistering === 'come_back') throw new RegistrationInProgress(input.url);
     const leader = await outcomeOf(temporal.client.workflow.getHandle(workflowId));
     if (leader.outcome === 'registered') return { ...leader, created: false };
     return input.allowEnvKeys ? registerByUrl(temporal, input) : leader;

@@ -38,7 +38,12 @@ export async function codebaseForRequest(
       await bringCheckoutUpToDate(context, known, 'code_host');
       return { codebaseId: known.id };
     }
-    const outcome = await registerByUrl(temporal, { url: cloneUrl, allowEnvKeys: false });
+    // Only the request that started the clone waits for it; others come back (RegistrationInProgress).
+    const outcome = await registerByUrl(
+      temporal,
+      { url: cloneUrl, allowEnvKeys: false },
+      { whileRegistering: 'come_back' },
+    );
     if (outcome.outcome === 'registered') {
       if (outcome.created)
         context.logger.info({

@@ -6,6 +6,7 @@ import { databaseKinds } from '../support/databases.js';
 import { startLiveCore, type LiveCore } from '../support/live-core.js';
 import { git, makeTempRepo, type TempRepo } from '../support/git-repos.js';
 import { captureLogs } from '../support/logs.js';
+import { issueCommentPayload as commentPayload, nextCommentId } from '../support/code-host-payloads.js';
 import { GITHUB_TOKEN, signGitHub, startFakeGitHub, type FakeGitHub } from '../support/fakes/github-api.js';
 import { GITLAB_TOKEN, startFakeGitLab, type FakeGitLab } from '../support/fakes/gitlab-api.js';
 
@@ -32,33 +33,6 @@ nodes:
     bash: ls
 `;
 
-let ids = 20_000;
-
-/** An issue_comment payload as GitHub sends it, on an issue or a pull request of `repository`. */
-function commentPayload(gitBase: string, repository: string, number: number, body: string, pull = false) {
-  const login = 'alice';
-  return {
-    action: 'created',
-    issue: {
-      number,
-      title: `Thread ${number}`,
-      body: 'Please have a look.',
-      html_url: `https://github.com/${repository}/issues/${number}`,
-      user: { login: 'reporter', id: 7, type: 'User' },
-      ...(pull ? { pull_request: { url: 'x' } } : {}),
-    },
-    comment: {
-      id: ids++,
-      body,
-      user: { login, id: 5, type: 'User' },
-      updated_at: '2026-11-26T10:00:00Z',
-      html_url: 'https://github.com/x',
-    },
-    repository: { full_name: repository, clone_url: `${gitBase}/${repository}.git`, default_branch: 'main' },
-    sender: { login, id: 5, type: 'User' },
-  };
-}
-
 /** A Note Hook payload as GitLab sends it, on a merge request of `project` (id `projectId`). */
 function notePayload(gitBase: string, project: string, projectId: number, iid: number, note: string) {
   return {
@@ -72,7 +46,7 @@ function notePayload(gitBase: string, project: string, projectId: number, iid: n
       default_branch: 'main',
     },
     object_attributes: {
-      id: ids++,
+      id: nextCommentId(),
       note,
       noteable_type: 'MergeRequest',
       updated_at: '2026-11-26 10:00:00 UTC',

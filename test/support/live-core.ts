@@ -26,6 +26,8 @@ export interface LiveCoreOptions {
   app?: TestCoreAppOptions;
   /** The service's logger (a captureLogs one, to read what was logged). */
   logger?: Logger;
+  /** Activities of the core queue that may run at once (the SDK's default otherwise). */
+  coreActivitySlots?: number;
 }
 
 export async function startLiveCore(
@@ -42,7 +44,10 @@ export async function startLiveCore(
     env: { ...fakes.env, ...options.env },
     logger: options.logger,
   });
-  const workers = await startTestWorkers(test.db, { dependencies: context });
+  const workers = await startTestWorkers(test.db, {
+    dependencies: context,
+    coreActivitySlots: options.coreActivitySlots,
+  });
   const app = await startTestCoreApp(test.db, context, workers, options.app);
   return {
     test,

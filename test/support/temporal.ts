@@ -75,7 +75,11 @@ export interface RunningTestWorkers {
 /** Starts a fresh pair of workers on their own task queue; stop() shuts them down. */
 export async function startTestWorkers(
   db: Database,
-  options: { maxConcurrentAssistantSessions?: number; dependencies?: ServiceContext } = {},
+  options: {
+    maxConcurrentAssistantSessions?: number;
+    coreActivitySlots?: number;
+    dependencies?: ServiceContext;
+  } = {},
 ): Promise<RunningTestWorkers> {
   const home = options.dependencies ? undefined : makeTempDir('cairn-worker-home-');
   const temporal = await testTemporal();
@@ -86,6 +90,7 @@ export async function startTestWorkers(
     taskQueue,
     workflowBundle: temporal.bundle,
     maxConcurrentAssistantSessions: options.maxConcurrentAssistantSessions ?? 4,
+    coreActivitySlots: options.coreActivitySlots,
     shutdownGraceTime: '2 seconds',
     dependencies: options.dependencies ?? testServiceContext(db, { home: home!.path, logger: quietLogger }),
   });

@@ -18,10 +18,13 @@ const act = proxyActivities<CodeHostActivities>({
 });
 
 // A first mention clones the repository (its own registration workflow, which this waits for).
+// Requests that find the clone running come back every few seconds until it is done (their
+// retries are not counted in attempts but bounded by the clone's hour).
 const registration = proxyActivities<CodeHostActivities>({
   startToCloseTimeout: '75 minutes',
+  scheduleToCloseTimeout: '80 minutes',
   heartbeatTimeout: '1 minute',
-  retry: { ...retry, maximumAttempts: 5 },
+  retry: { ...retry, maximumAttempts: Number.POSITIVE_INFINITY },
 });
 
 /**

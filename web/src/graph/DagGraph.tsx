@@ -2,7 +2,18 @@
 // and the workflow editor's preview. Loaded as a chunk of its own (pages import it lazily), so the first
 // page does not carry the graph code.
 import { useCallback, useMemo, useState } from 'react';
-import { Background, Controls, ReactFlow, getViewportForBounds, type Edge, type Node } from '@xyflow/react';
+import {
+  Background,
+  Controls,
+  Position,
+  ReactFlow,
+  getViewportForBounds,
+  type Edge,
+  type Node,
+  type NodeHandle,
+  type NodeProps,
+  type NodeTypes,
+} from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { layeredLayout, type Positions } from './dag-layout';
 
@@ -22,6 +33,26 @@ const HEIGHT = SIZE.height;
 const ZOOM = { min: 0.3, max: 1 };
 /** React Flow's own fitView padding, so its fit after measuring the nodes moves nothing. */
 const PADDING = 0.1;
+
+/**
+ * Where edges meet a node: the middle of its top (coming in) and of its bottom (going out). Given
+ * with the node, as its size is, so React Flow draws the edges at once instead of after measuring
+ * every node's handles in the page, and has nothing to re-render once it measures.
+ */
+const HANDLES: NodeHandle[] = [
+  { type: 'target', position: Position.Top, x: WIDTH / 2, y: 0, width: 0, height: 0 },
+  { type: 'source', position: Position.Bottom, x: WIDTH / 2, y: HEIGHT, width: 0, height: 0 },
+];
+
+/**
+ * A node is its label. React Flow's default node adds two connection handles, which nobody can use
+ * here (nothing connects) and which were never shown (styles.css hides them), for two more
+ * components per node. Registered as `default`, so React Flow's node classes and styles still apply.
+ */
+function LabelNode({ data }: NodeProps) {
+  return <>{data.label as string}</>;
+}
+const NODE_TYPES: NodeTypes = { default: LabelNode };
 
 /** The viewport that fits the laid-out graph in a box of this size, as fitView would. */
 function fittedViewport(positions: Positions, box: { width: number; height: number }) {
@@ -54,10 +85,14 @@ export default function DagGraph({
         className: `graph-node ${node.className}`,
         draggable: false,
         connectable: false,
-        // Fixed sizes: a node given anew on each change (this graph is not kept in
-        // onNodesChange) would otherwise lose its measurement and stay hidden until measured again.
+        // Fixed sizes, given as measured too: a node given anew on each change (this graph is not
+        // kept in onNodesChange) would otherwise lose its measurement and stay hidden until measured
+        // again, and the first drawing would wait for React Flow to measure every node and render
+        // them all once more.
         width: WIDTH,
         height: HEIGHT,
+        measured: { width: WIDTH, height: HEIGHT },
+        handles: HANDLES,
         style: { width: WIDTH, height: HEIGHT },
         ariaLabel: node.ariaLabel,
       })),
@@ -87,6 +122,7 @@ export default function DagGraph({
           defaultViewport={fittedViewport(positions, size)}
           nodes={flowNodes}
           edges={edges}
+          nodeTypes={NODE_TYPES}
           fitView
           nodesDraggable={false}
           nodesConnectable={false}

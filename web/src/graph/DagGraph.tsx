@@ -30,14 +30,16 @@ export interface DagNode {
 const SIZE = { width: 150, height: 44, gap: 24, layerGap: 36 };
 const WIDTH = SIZE.width;
 const HEIGHT = SIZE.height;
+/** A node's border, given with its size (React Flow's stylesheet, loaded after ours, sets 1px too). */
+const BORDER = 1;
 const ZOOM = { min: 0.3, max: 1 };
 /** React Flow's own fitView padding, so its fit after measuring the nodes moves nothing. */
 const PADDING = 0.1;
 
 /**
  * Where edges meet a node: the middle of its top (coming in) and of its bottom (going out). Given
- * with the node, as its size is, so React Flow draws the edges at once instead of after measuring
- * every node's handles in the page, and has nothing to re-render once it measures.
+ * with the node, as its size is, so React Flow draws the edges in its first render instead of after
+ * measuring every node.
  */
 const HANDLES: NodeHandle[] = [
   { type: 'target', position: Position.Top, x: WIDTH / 2, y: 0, width: 0, height: 0 },
@@ -45,12 +47,20 @@ const HANDLES: NodeHandle[] = [
 ];
 
 /**
- * A node is its label. React Flow's default node adds two connection handles, which nobody can use
- * here (nothing connects) and which were never shown (styles.css hides them), for two more
- * components per node. Registered as `default`, so React Flow's node classes and styles still apply.
+ * A node is its label, and two empty marks at the same places as HANDLES, which React
+ * Flow finds by their classes when it measures the node after mounting (it keeps what it measures,
+ * not HANDLES). React Flow's default node has two connection handles there instead, two more
+ * components per node that nobody could use (nothing connects here) and that were never shown.
+ * Registered as `default`, so React Flow's node classes and styles still apply.
  */
 function LabelNode({ data }: NodeProps) {
-  return <>{data.label as string}</>;
+  return (
+    <>
+      <span className="edge-end target" data-handlepos={Position.Top} style={{ top: -BORDER }} />
+      {data.label as string}
+      <span className="edge-end source" data-handlepos={Position.Bottom} style={{ bottom: -BORDER }} />
+    </>
+  );
 }
 const NODE_TYPES: NodeTypes = { default: LabelNode };
 
@@ -93,7 +103,7 @@ export default function DagGraph({
         height: HEIGHT,
         measured: { width: WIDTH, height: HEIGHT },
         handles: HANDLES,
-        style: { width: WIDTH, height: HEIGHT },
+        style: { width: WIDTH, height: HEIGHT, borderWidth: BORDER },
         ariaLabel: node.ariaLabel,
       })),
     [nodes, positions],

@@ -5,7 +5,6 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiError } from './api/client';
 import { Layout } from './shell/Layout';
 import { NotFound } from './shell/NotFound';
-import { prepareTimeFormats } from './shell/format';
 import { ConversationList } from './chat/ConversationList';
 import { ConversationPage } from './chat/ConversationPage';
 import { RunList } from './runs/RunList';
@@ -55,5 +54,3 @@ createRoot(document.getElementById('root')!).render(
     </QueryClientProvider>
   </StrictMode>,
 );
-// Most pages show times: their formats are built while the first data loads, not in its render.
-prepareTimeFormats();

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import type { ChatItem } from './conversation-model';
 import { markdownToHtml } from './markdown';
 import { StatusBadge } from '../shell/StatusBadge';
@@ -16,7 +16,7 @@ const TURN_WORDS: Record<string, string> = {
   cancelled: 'stopped',
 };
 
-export function ChatItemView({ item }: { item: ChatItem }) {
+function ItemView({ item }: { item: ChatItem }) {
   if (item.kind === 'draft') {
     return (
       <article className="bubble assistant streaming" data-testid="draft">
@@ -70,3 +70,24 @@ export function ChatItemView({ item }: { item: ChatItem }) {
     </article>
   );
 }
+
+/** Whether two renders of the transcript show the same item (the list's items are built anew each time). */
+function sameItem(a: ChatItem, b: ChatItem): boolean {
+  if (a.kind === 'draft' && b.kind === 'draft') return a.turn === b.turn && a.text === b.text;
+  if (a.kind === 'message' && b.kind === 'message') return a.message === b.message;
+  if (a.kind === 'tool' && b.kind === 'tool')
+    return (
+      a.id === b.id &&
+      a.name === b.name &&
+      a.input === b.input &&
+      a.result?.output === b.result?.output &&
+      a.result?.isError === b.result?.isError
+    );
+  return false;
+}
+
+/**
+ * One item of the transcript, drawn again only when it changed: a streamed update changes the
+ * answer being written, not the conversation's earlier messages.
+ */
+export const ChatItemView = memo(ItemView, (before, after) => sameItem(before.item, after.item));

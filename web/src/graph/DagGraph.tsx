@@ -33,7 +33,7 @@ const HEIGHT = SIZE.height;
 /** A node's border, given with its size (React Flow's stylesheet, loaded after ours, sets 1px too). */
 const BORDER = 1;
 const ZOOM = { min: 0.3, max: 1 };
-/** React Flow's own fitView padding, so its fit after measuring the nodes moves nothing. */
+/** React Flow's own fitView padding: its fit button (Controls) frames the graph as the page first does. */
 const PADDING = 0.1;
 
 /**
@@ -119,7 +119,8 @@ export default function DagGraph({
     [nodes, ids],
   );
   // The box's size, read as it is first laid out (before the first paint), so the graph starts
-  // fitted: React Flow's own fitView waits until it has measured every node, and starts at zoom 1 until then.
+  // fitted (React Flow's own fitView on start is not used: the graph is fitted already, and it
+  // would fit it again once it knows the box).
   const [size, setSize] = useState<{ width: number; height: number }>();
   const box = useCallback((element: HTMLDivElement | null) => {
     if (element) setSize((known) => known ?? { width: element.clientWidth, height: element.clientHeight });
@@ -133,7 +134,6 @@ export default function DagGraph({
           nodes={flowNodes}
           edges={edges}
           nodeTypes={NODE_TYPES}
-          fitView
           nodesDraggable={false}
           nodesConnectable={false}
           minZoom={ZOOM.min}

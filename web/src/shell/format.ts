@@ -20,11 +20,12 @@ function formats() {
   return timeFormats;
 }
 
-/** Builds the time formats ahead of their first use, in a moment the page is idle (waiting for data). */
+/**
+ * Builds the time formats in a task of their own, to be called while the page waits for its first
+ * data (the requests sent): that data's render then does not pay for them.
+ */
 export function prepareTimeFormats(): void {
-  const prepare = () => void formats();
-  if ('requestIdleCallback' in window) window.requestIdleCallback(prepare, { timeout: 2_000 });
-  else setTimeout(prepare, 0);
+  if (!timeFormats) setTimeout(formats, 0);
 }
 
 export function formatTime(iso: string | null | undefined): string {

@@ -1,11 +1,32 @@
-import { memo, useMemo } from 'react';
+import { memo, useMemo, useRef } from 'react';
 import type { ChatItem } from './conversation-model';
 import { markdownToHtml } from './markdown';
+import { markdownBlocks } from './markdown-blocks';
 import { StatusBadge } from '../shell/StatusBadge';
 import { formatTime } from '../shell/format';
 
 function Markdown({ text }: { text: string }) {
   const html = useMemo(() => markdownToHtml(text), [text]);
+  return <div className="markdown" dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+/**
+ * An answer being written: its finished blocks rendered once each and kept, only the last one
+ * rendered again as text streams in (rendering the whole answer on each update grew with the answer).
+ */
+function DraftMarkdown({ text }: { text: string }) {
+  const finished = useRef(new Map<string, string>());
+  const html = useMemo(() => {
+    const blocks = markdownBlocks(text);
+    return blocks
+      .map((block, index) => {
+        if (index === blocks.length - 1) return markdownToHtml(block);
+        let known = finished.current.get(block);
+        if (known === undefined) finished.current.set(block, (known = markdownToHtml(block)));
+        return known;
+      })
+      .join('');
+  }, [text]);
   return <div className="markdown" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
@@ -20,7 +41,7 @@ function ItemView({ item }: { item: ChatItem }) {
   if (item.kind === 'draft') {
     return (
       <article className="bubble assistant streaming" data-testid="draft">
-        <Markdown text={item.text} />
+        <DraftMarkdown text={item.text} />
       </article>
     );
   }

@@ -22,8 +22,8 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         // Chromium's compile hint (V8's explicit compile hints): the graph chunk's functions are
-        // compiled as the file streams in, off the page's thread, rather than one by one on their
-        // first call, which made most of a first graph's drawing time.
+        // compiled as the file streams in, off the page's thread, rather than one by one on the
+        // page's thread at their first call, while the first graph is drawn.
         postBanner: (chunk) => (chunk.name === 'DagGraph' ? '//# allFunctionsCalledOnLoad' : ''),
       },
     },

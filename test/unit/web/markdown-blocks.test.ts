@@ -11,7 +11,11 @@ describe('web markdownBlocks (an answer being written, cut into its blocks)', ()
 
   it('keeps a fenced code block whole, blank lines and all, even while it is still open', () => {
     const text = 'Look:\n\n```ts\nconst a = 1;\n\nconst b = 2;\n```\n\nDone.';
-    expect(markdownBlocks(text)).to.deep.equal(['Look:\n\n', '```ts\nconst a = 1;\n\nconst b = 2;\n```\n\n', 'Done.']);
+    expect(markdownBlocks(text)).to.deep.equal([
+      'Look:\n\n',
+      '```ts\nconst a = 1;\n\nconst b = 2;\n```\n\n',
+      'Done.',
+    ]);
     expect(markdownBlocks('Look:\n\n~~~\na\n\nb')).to.deep.equal(['Look:\n\n', '~~~\na\n\nb']);
     // A shorter or other fence inside does not close it.
     expect(markdownBlocks('````\n```\n\nx\n````\n\ny')).to.deep.equal(['````\n```\n\nx\n````\n\n', 'y']);

@@ -47,11 +47,12 @@ const HANDLES: NodeHandle[] = [
 ];
 
 /**
- * A node is its label, and two empty marks at the same places as HANDLES, which React
- * Flow finds by their classes when it measures the node after mounting (it keeps what it measures,
- * not HANDLES). React Flow's default node has two connection handles there instead, two more
- * components per node that nobody could use (nothing connects here) and that were never shown.
- * Registered as `default`, so React Flow's node classes and styles still apply.
+ * A node is its label, and two empty marks at the same places as HANDLES, which React Flow finds by
+ * their classes when it measures the node after mounting (it then keeps what it measured, not
+ * HANDLES: without the marks, the edges would vanish). React Flow's default node has two connection
+ * handles there instead, two more components per node that nothing could use (nothing connects
+ * here) and that the page hid. Registered as `default`, so React Flow's node classes and styles
+ * still apply.
  */
 function LabelNode({ data }: NodeProps) {
   return (

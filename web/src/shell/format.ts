@@ -15,7 +15,12 @@ let timeFormats: { today: Intl.DateTimeFormat; otherDay: Intl.DateTimeFormat } |
 function formats() {
   timeFormats ??= {
     today: new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }),
-    otherDay: new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }),
+    otherDay: new Intl.DateTimeFormat(undefined, {
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+    }),
   };
   return timeFormats;
 }

@@ -108,9 +108,14 @@ function Transcript({ state }: { state: ChatState }) {
   const end = useRef<HTMLDivElement>(null);
   const count = items.length;
   const lastText = items.at(-1)?.kind === 'draft' ? (items.at(-1) as { text: string }).text.length : 0;
-  // Braces: newer browsers return a promise from scrollIntoView, and an effect may return only a cleanup.
+  // Scrolled in the next frame, not in the update's own task: scrolling to the end measures the page
+  // (a full layout of the answer so far), which the frame does anyway; done at once, each streamed
+  // update of a long answer paid for a second layout within its task.
   useEffect(() => {
-    end.current?.scrollIntoView?.({ block: 'end' });
+    const frame = requestAnimationFrame(() => {
+      end.current?.scrollIntoView?.({ block: 'end' });
+    });
+    return () => cancelAnimationFrame(frame);
   }, [count, lastText]);
   return (
     <div className="transcript" aria-live="polite" aria-label="Messages">

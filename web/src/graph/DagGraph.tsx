@@ -2,7 +2,18 @@
 // and the workflow editor's preview. Loaded as a chunk of its own (pages import it lazily), so the first
 // page does not carry the graph code.
 import { useCallback, useMemo, useState } from 'react';
-import { Background, Controls, ReactFlow, getViewportForBounds, type Edge, type Node } from '@xyflow/react';
+import {
+  Background,
+  Controls,
+  Position,
+  ReactFlow,
+  getViewportForBounds,
+  type Edge,
+  type Node,
+  type NodeHandle,
+  type NodeProps,
+  type NodeTypes,
+} from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { layeredLayout, type Positions } from './dag-layout';
 
@@ -19,9 +30,40 @@ export interface DagNode {
 const SIZE = { width: 150, height: 44, gap: 24, layerGap: 36 };
 const WIDTH = SIZE.width;
 const HEIGHT = SIZE.height;
+/** A node's border, given with its size (React Flow's stylesheet, loaded after ours, sets 1px too). */
+const BORDER = 1;
 const ZOOM = { min: 0.3, max: 1 };
-/** React Flow's own fitView padding, so its fit after measuring the nodes moves nothing. */
+/** React Flow's own fitView padding: its fit button (Controls) frames the graph as the page first does. */
 const PADDING = 0.1;
+
+/**
+ * Where edges meet a node: the middle of its top (coming in) and of its bottom (going out). Given
+ * with the node, as its size is, so React Flow draws the edges in its first render instead of after
+ * measuring every node.
+ */
+const HANDLES: NodeHandle[] = [
+  { type: 'target', position: Position.Top, x: WIDTH / 2, y: 0, width: 0, height: 0 },
+  { type: 'source', position: Position.Bottom, x: WIDTH / 2, y: HEIGHT, width: 0, height: 0 },
+];
+
+/**
+ * A node is its label, and two empty marks at the same places as HANDLES, which React Flow finds by
+ * their classes when it measures the node after mounting (it then keeps what it measured, not
+ * HANDLES: without the marks, the edges would vanish). React Flow's default node has two connection
+ * handles there instead, two more components per node that nothing could use (nothing connects
+ * here) and that the page hid. Registered as `default`, so React Flow's node classes and styles
+ * still apply.
+ */
+function LabelNode({ data }: NodeProps) {
+  return (
+    <>
+      <span className="edge-end target" data-handlepos={Position.Top} style={{ top: -BORDER }} />
+      {data.label as string}
+      <span className="edge-end source" data-handlepos={Position.Bottom} style={{ bottom: -BORDER }} />
+    </>
+  );
+}
+const NODE_TYPES: NodeTypes = { default: LabelNode };
 
 /** The viewport that fits the laid-out graph in a box of this size, as fitView would. */
 function fittedViewport(positions: Positions, box: { width: number; height: number }) {
@@ -54,11 +96,15 @@ export default function DagGraph({
         className: `graph-node ${node.className}`,
         draggable: false,
         connectable: false,
-        // Fixed sizes: a node given anew on each change (this graph is not kept in
-        // onNodesChange) would otherwise lose its measurement and stay hidden until measured again.
+        // Fixed sizes, given as measured too: a node given anew on each change (this graph is not
+        // kept in onNodesChange) would otherwise lose its measurement and stay hidden until measured
+        // again, and the first drawing would wait for React Flow to measure every node and render
+        // them all once more.
         width: WIDTH,
         height: HEIGHT,
-        style: { width: WIDTH, height: HEIGHT },
+        measured: { width: WIDTH, height: HEIGHT },
+        handles: HANDLES,
+        style: { width: WIDTH, height: HEIGHT, borderWidth: BORDER },
         ariaLabel: node.ariaLabel,
       })),
     [nodes, positions],
@@ -74,7 +120,8 @@ export default function DagGraph({
     [nodes, ids],
   );
   // The box's size, read as it is first laid out (before the first paint), so the graph starts
-  // fitted: React Flow's own fitView waits until it has measured every node, and starts at zoom 1 until then.
+  // fitted (React Flow's own fitView on start is not used: the graph is fitted already, and it
+  // would fit it again once it knows the box).
   const [size, setSize] = useState<{ width: number; height: number }>();
   const box = useCallback((element: HTMLDivElement | null) => {
     if (element) setSize((known) => known ?? { width: element.clientWidth, height: element.clientHeight });
@@ -87,7 +134,7 @@ export default function DagGraph({
           defaultViewport={fittedViewport(positions, size)}
           nodes={flowNodes}
           edges={edges}
-          fitView
+          nodeTypes={NODE_TYPES}
           nodesDraggable={false}
           nodesConnectable={false}
           minZoom={ZOOM.min}

@@ -19,9 +19,11 @@ function loadRunGraph(): Promise<RunGraphComponent> {
 
 /** The graph's component once its chunk is loaded, or the error that stopped it. */
 export function useRunGraph(): { RunGraph?: RunGraphComponent; error?: unknown } {
-  const [state, setState] = useState<{ RunGraph?: RunGraphComponent; error?: unknown }>(() => ({
-    RunGraph: loaded,
-  }));
+  const [state, setState] = useState<{ RunGraph?: RunGraphComponent; error?: unknown }>(() => {
+    // Asked for in the page's first render, not its effects: the chunk is on its way sooner.
+    if (!loaded) void loadRunGraph().catch(() => undefined);
+    return { RunGraph: loaded };
+  });
   useEffect(() => {
     if (state.RunGraph) return;
     let current = true;

@@ -7,6 +7,7 @@ import type { StreamState } from '../api/event-stream';
 import type { operations } from '../api/schema';
 import { onFeedState, onRunFrame, startRunFeed } from './live-feed';
 import { showWaitingApprovals } from './attention';
+import { prepareTimeFormats } from './format';
 
 type Session = operations['getSignInSession']['responses'][200]['content']['application/json'];
 
@@ -54,6 +55,8 @@ export function Layout() {
   useLiveRuns();
   const [feed, setFeed] = useState<StreamState>('connecting');
   useEffect(() => onFeedState(setFeed), []);
+  // After the first render's effects, so the page's own requests are already on their way.
+  useEffect(prepareTimeFormats, []);
   const counts = useQuery({
     queryKey: ['runs', 'counts'],
     queryFn: () => getJson<DashboardPage>('/api/dashboard/runs?limit=1'),

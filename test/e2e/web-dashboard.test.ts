@@ -223,6 +223,8 @@ describe('the web dashboard in a real browser', function () {
     await page.getByText('No runs match these filters.').waitFor();
     await page.getByLabel('Since', { exact: true }).fill(today);
     await page.getByLabel('Until', { exact: true }).fill(today);
+    // The row shows again as soon as Since is today: wait for Until to reach the address too.
+    await page.waitForURL((url) => url.searchParams.get('until') === today);
     await row.waitFor();
     const address = new URL(page.url());
     expect(Object.fromEntries(address.searchParams)).to.deep.equal({

@@ -29,13 +29,23 @@ export function activeTraceFields(): { trace_id?: string; span_id?: string } {
   return hooks.api.isValidTraceId(traceId) ? { trace_id: traceId, span_id: spanId } : {};
 }
 
+/**
+ * Whether the active span belongs to a trace the sampler kept: its children would be kept too
+ * (a span ended already still counts: work it started may outlive it).
+ */
+export function inSampledTrace(active: TracingHooks): boolean {
+  const span = active.api.trace.getActiveSpan();
+  return span !== undefined && (span.spanContext().traceFlags & active.api.TraceFlags.SAMPLED) !== 0;
+}
+
 export type SpanAttributes = Record<string, string | number | boolean | undefined>;
 
 /**
  * Runs `work` inside a child span of whatever span is active (an activity's, a request's), ending
- * it when `work` settles; a throw marks the span failed. Without tracing, or outside any trace
- * (an outbound call of a request the sampler left out), just runs `work`: such a call would
- * otherwise start a trace of its own.
+ * it when `work` settles; a throw marks the span failed. Without tracing, outside any trace (an
+ * outbound call of a read the sampler left out: it would otherwise start a trace of its own) or
+ * inside one the sampler left out (its child would record nothing), just runs `work`, in the
+ * context it was given: what it starts still follows the unsampled parent.
  */
 export async function withSpan<T>(
   name: string,
@@ -44,7 +54,7 @@ export async function withSpan<T>(
   kind: 'internal' | 'client' = 'internal',
 ): Promise<T> {
   const active = hooks;
-  if (!active || !active.api.trace.getActiveSpan()) return work(undefined);
+  if (!active || !inSampledTrace(active)) return work(undefined);
   const { api } = active;
   const spanKind = kind === 'client' ? api.SpanKind.CLIENT : api.SpanKind.INTERNAL;
   const defined: otel.Attributes = {};

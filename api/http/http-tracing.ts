@@ -15,24 +15,28 @@ export function httpTracing(): Middleware<HttpState> {
     const hooks = tracingHooks();
     if (!hooks) return next();
     const { api, tracer } = hooks;
-    const parent = api.propagation.extract(api.ROOT_CONTEXT, ctx.headers);
-    const span = tracer.startSpan(
-      ctx.method,
-      {
-        kind: api.SpanKind.SERVER,
-        attributes: {
-          'http.request.method': ctx.method,
-          'url.path': ctx.path,
-          'cairn.request_id': ctx.state.requestId,
-        },
-      },
-      parent,
-    );
-    // A read left out by the sampler (most of them, at the default 10%) does not even enter the
-    // span's context: on Node 20 each context entered makes every promise of the request dearer
-    // (AsyncLocalStorage), and a read starts no workflow that would need the "not sampled" passed
-    // on. A request that may change something always carries its context, sampled or not.
-    if (!span.isRecording() && READ_METHODS.has(ctx.method)) return next();
+    // Only a request that names a trace (or carries baggage) has anything to extract.
+    const { traceparent, baggage } = ctx.headers;
+    const parent =
+      traceparent === undefined && baggage === undefined
+        ? api.ROOT_CONTEXT
+        : api.propagation.extract(api.ROOT_CONTEXT, ctx.headers);
+    // The sampler decides here, once per request; attributes wait for its answer, since a span it
+    // leaves out would drop them (none of Cairn's samplers looks at attributes).
+    const span = tracer.startSpan(ctx.method, { kind: api.SpanKind.SERVER }, parent);
+    if (!span.isRecording()) {
+      // A read left out by the sampler (most of them, at the default 10%) does nothing more: it
+      // starts no workflow that would need the "not sampled" passed on. A request that may change
+      // something carries its unsampled context, so what it starts stays unsampled too; its span
+      // records nothing and need not be ended.
+      if (READ_METHODS.has(ctx.method)) return next();
+      return api.context.with(api.trace.setSpan(parent, span), next);
+    }
+    span.setAttributes({
+      'http.request.method': ctx.method,
+      'url.path': ctx.path,
+      'cairn.request_id': ctx.state.requestId,
+    });
     ctx.res.once('close', () => {
       const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
       if (typeof matched === 'string') {

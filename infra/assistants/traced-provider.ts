@@ -1,4 +1,4 @@
-import { markFailed, tracingHooks } from '../../config/tracing.js';
+import { inSampledTrace, markFailed, tracingHooks } from '../../config/tracing.js';
 import type { AssistantChunk, AssistantProvider, AssistantTurnRequest } from './types.js';
 
 /**
@@ -18,8 +18,9 @@ async function* tracedTurn(
   request: AssistantTurnRequest,
 ): AsyncGenerator<AssistantChunk> {
   const hooks = tracingHooks();
-  // Outside any trace (no activity span) a turn would start a trace of its own: none then.
-  if (!hooks || !hooks.api.trace.getActiveSpan()) {
+  // Outside any trace (no activity span) a turn would start a trace of its own, and inside an
+  // unsampled one its span would record nothing: none then.
+  if (!hooks || !inSampledTrace(hooks)) {
     yield* provider.runTurn(request);
     return;
   }

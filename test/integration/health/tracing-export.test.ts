@@ -159,6 +159,49 @@ describe('tracing export from a live API (OTLP/HTTP)', function () {
     }
   });
 
+  it('follows an incoming traceparent: a sampled one is traced, an unsampled one is continued unsampled', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      // No new trace is kept: whatever is exported was asked for by the caller.
+      tracing = startTracing(
+        settings(`${receiver.endpoint}/v1/traces`, 'http/json', 'parentbased_always_off'),
+        logs.logger,
+      );
+      const traceparent = (traceId: string, flags: string) => `00-${traceId}-${'cd'.repeat(8)}-${flags}`;
+      expect((await get('/api/conversations')).status).to.equal(200);
+      const unsampledRead = await fetch(`${core.app.url}/api/conversations`, {
+        headers: { traceparent: traceparent('11'.repeat(16), '00') },
+      });
+      expect(unsampledRead.status).to.equal(200);
+      const sampledRead = await fetch(`${core.app.url}/api/conversations`, {
+        headers: { traceparent: traceparent('22'.repeat(16), '01') },
+      });
+      expect(sampledRead.status).to.equal(200);
+      const seen = logs.lines.length;
+      const unsampledChange = await fetch(`${core.app.url}/api/conversations`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', traceparent: traceparent('33'.repeat(16), '00') },
+        body: '{}',
+      });
+      expect(unsampledChange.status).to.equal(201);
+      await tracing.spanProcessor.forceFlush();
+      expect(receiver.spans.map((span) => [span.name, span.traceId])).to.deep.equal([
+        ['GET /api/conversations', '22'.repeat(16)],
+      ]);
+      expect(receiver.spans[0]).to.include({ parentSpanId: 'cd'.repeat(8) });
+      // The unsampled change stays in its caller's trace (what it starts is told "not sampled"),
+      // not a new root the sampler would decide on again.
+      for (let waited = 0; waited < 5000; waited += 20) {
+        if (logs.lines.slice(seen).some((line) => line.msg === 'http.request')) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const line = logs.lines.slice(seen).find((entry) => entry.msg === 'http.request');
+      expect(line).to.include({ method: 'POST', trace_id: '33'.repeat(16) });
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('leaves nothing behind when tracing shuts down: requests make no spans', async () => {
     const receiver = await startOtlpReceiver();
     try {

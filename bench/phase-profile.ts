@@ -1,17 +1,7 @@
 // A CPU profile of one phase of a benchmark inside its own process (node:inspector), summed by
 // function self time, so two phases (tracing off, tracing on) can be set side by side per request.
 import { Session } from 'node:inspector/promises';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface CpuProfile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
+import type { CpuProfile, ProfileNode } from './support.js';
 
 function frameName(node: ProfileNode): string {
   const frame = node.callFrame;

@@ -18,18 +18,7 @@ import { fakeAssistants } from '../test/support/fake-assistants.js';
 import { makeTempRepo } from '../test/support/git-repos.js';
 import { makeTempDir, makeTempHome } from '../test/support/temp-dirs.js';
 import { seedVolume } from './fixtures/seed-volume.js';
-import { callJson, round } from './support.js';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface CpuProfile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
+import { callJson, round, type CpuProfile, type ProfileNode } from './support.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);

@@ -116,3 +116,15 @@ export async function withSplitCairn<T>(
     cwd.cleanup();
   }
 }
+
+/** A V8 CPU profile (the inspector's Profiler.stop result), as far as the profile tools read it. */
+export interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+export interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}

@@ -31,39 +31,6 @@ function fromRow(row: Row): CodeHostDelivery {
   };
 }
 
-/**
- * Records a request unless its key is recorded already. Answers the row either way, and whether
- * this call inserted it (false: a redelivery, or the same request under another delivery id).
- */
-export async function recordCodeHostDelivery(
-  knex: Knex,
-  delivery: { platform: string; requestKey: string; deliveryId: string; request: unknown },
-): Promise<{ inserted: boolean; delivery: CodeHostDelivery }> {
-  const inserted = await knex('code_host_deliveries')
-    .insert({
-      platform: delivery.platform,
-      request_key: delivery.requestKey,
-      delivery_id: delivery.deliveryId,
-      request: JSON.stringify(delivery.request),
-      received_at: nowIso(),
-    })
-    .onConflict(['platform', 'request_key'])
-    .ignore()
-    .returning('request_key');
-  if ((inserted as unknown[]).length > 0) {
-    // Just written: no need to read it back (the common case, on the webhook's path).
-    const receivedAt = nowIso();
-    return {
-      inserted: true,
-      delivery: { ...delivery, receivedAt, startedAt: null },
-    };
-  }
-  const row = (await knex('code_host_deliveries')
-    .where({ platform: delivery.platform, request_key: delivery.requestKey })
-    .first()) as Row;
-  return { inserted: false, delivery: fromRow(row) };
-}
-
 export interface NewCodeHostDelivery {
   platform: string;
   requestKey: string;
@@ -75,9 +42,10 @@ export interface NewCodeHostDelivery {
 const RECORD_CHUNK = 200;
 
 /**
- * Records many requests in one transaction (one commit, one fsync where the database syncs): the
- * group commit of the webhooks that arrive together. Answers, in the order given, what
- * `recordCodeHostDelivery` answers for each; a key given twice is inserted by its first.
+ * Records requests whose keys are not recorded yet, in one transaction (one commit, one fsync
+ * where the database syncs): the group commit of the webhooks that arrive together. Answers, in
+ * the order given, each one's row and whether this call inserted it (false: a redelivery, the same
+ * request under another delivery id, or a key given twice here, inserted by its first).
  */
 export async function recordCodeHostDeliveries(
   knex: Knex,
@@ -132,19 +100,10 @@ export async function recordCodeHostDeliveries(
   });
 }
 
-/** The request's workflow is started (or was found started): the sweep leaves it alone. */
-export async function markCodeHostDeliveryStarted(
-  knex: Knex,
-  platform: string,
-  requestKey: string,
-): Promise<void> {
-  await knex('code_host_deliveries')
-    .where({ platform, request_key: requestKey })
-    .whereNull('started_at')
-    .update({ started_at: nowIso() });
-}
-
-/** `markCodeHostDeliveryStarted` for many requests, in one statement per platform and chunk. */
+/**
+ * These requests' workflows are started (or were found started): the sweep leaves them alone. One
+ * statement per platform and chunk.
+ */
 export async function markCodeHostDeliveriesStarted(
   knex: Knex,
   started: ReadonlyArray<{ platform: string; requestKey: string }>,

@@ -1,7 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import {
   markCodeHostDeliveriesStarted,
-  markCodeHostDeliveryStarted,
   recordCodeHostDeliveries,
   unstartedCodeHostDeliveries,
   type CodeHostDelivery,
@@ -48,6 +47,18 @@ export interface CodeHostInbox {
   starts: StartQueue;
 }
 
+function logStartFailed(context: ServiceContext, inputs: CodeHostWorkInput[], error: unknown): void {
+  context.logger.warn(
+    {
+      event: 'code_host.start_failed',
+      platform: inputs[0]?.platform,
+      requestKeys: inputs.map((input) => input.requestKey),
+      err: error,
+    },
+    'a code-host request could not start yet; the sweep will retry',
+  );
+}
+
 export function codeHostInbox(context: ServiceContext, start: StartCodeHostWork): CodeHostInbox {
   const receipts = new GroupCommit((deliveries: NewCodeHostDelivery[]) =>
     recordCodeHostDeliveries(context.db.knex, deliveries),
@@ -55,16 +66,7 @@ export function codeHostInbox(context: ServiceContext, start: StartCodeHostWork)
   const starts = new StartQueue({
     start,
     markStarted: (inputs) => markCodeHostDeliveriesStarted(context.db.knex, inputs),
-    onError: (error, inputs) =>
-      context.logger.warn(
-        {
-          event: 'code_host.start_failed',
-          platform: inputs[0]?.platform,
-          requestKeys: inputs.map((input) => input.requestKey),
-          err: error,
-        },
-        'a code-host request could not start yet; the sweep will retry',
-      ),
+    onError: (error, inputs) => logStartFailed(context, inputs, error),
   });
   return { record: (delivery) => receipts.add(delivery), starts };
 }
@@ -102,12 +104,9 @@ export async function startRecorded(
 ): Promise<void> {
   try {
     await start(input);
-    await markCodeHostDeliveryStarted(context.db.knex, input.platform, input.requestKey);
+    await markCodeHostDeliveriesStarted(context.db.knex, [input]);
   } catch (error) {
-    context.logger.warn(
-      { event: 'code_host.start_failed', platform: input.platform, requestKey: input.requestKey, err: error },
-      'a code-host request could not start yet; the sweep will retry',
-    );
+    logStartFailed(context, [input], error);
   }
 }
 

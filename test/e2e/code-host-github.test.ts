@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { codeHostWorkflowId } from '../../domain/codehost/code-host-work.js';
 import { CodeHostMonitor } from '../../services/codehost/code-host-monitor.js';
 import { codeHostWorkStarter, startUnstartedRequests } from '../../services/codehost/code-host-inbox.js';
-import { recordCodeHostDelivery } from '../../db/repositories/code-host-deliveries.js';
+import { recordCodeHostDeliveries } from '../../db/repositories/code-host-deliveries.js';
 import { githubRequest } from '../../domain/codehost/github-payloads.js';
 import { requestKey, type CodeHostRequest } from '../../domain/codehost/code-host-request.js';
 import { databaseKinds } from '../support/databases.js';
@@ -246,12 +246,9 @@ for (const kind of databaseKinds()) {
       ) as CodeHostRequest;
       // What the webhook wrote before the process died: the row, and no workflow.
       const key = requestKey(request);
-      await recordCodeHostDelivery(core.test.db.knex, {
-        platform: 'github',
-        requestKey: key,
-        deliveryId: 'crashed',
-        request,
-      });
+      await recordCodeHostDeliveries(core.test.db.knex, [
+        { platform: 'github', requestKey: key, deliveryId: 'crashed', request },
+      ]);
       await core.test.db
         .knex('code_host_deliveries')
         .where({ request_key: key })

@@ -7,6 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { fakeAssistants } from '../test/support/fake-assistants.js';
 import { makeTempRepo } from '../test/support/git-repos.js';
+import { issueCommentPayload } from '../test/support/code-host-payloads.js';
 import {
   GITHUB_TOKEN,
   signGitHub,
@@ -19,32 +20,12 @@ const SECRET = 'bench-webhook-secret';
 const CONCURRENT = Number(process.env.BENCH_CONCURRENT ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const UNIQUE = Number(process.env.BENCH_UNIQUE ?? 500);
-let commentId = 1;
+let nextId = 1;
 /** The fake GitHub's git over HTTP: the first request clones acme/shop from it. */
 let gitBase = 'https://github.com';
 
-function statusComment(issue: number, id = commentId++) {
-  return {
-    action: 'created',
-    issue: {
-      number: issue,
-      title: `Issue ${issue}`,
-      body: '',
-      html_url: 'https://github.com/acme/shop/issues/1',
-    },
-    comment: {
-      id,
-      body: '/status',
-      user: { login: 'alice', id: 1, type: 'User' },
-      updated_at: '2026-11-27T00:00:00Z',
-    },
-    repository: {
-      full_name: 'acme/shop',
-      clone_url: `${gitBase}/acme/shop.git`,
-      default_branch: 'main',
-    },
-    sender: { login: 'alice', id: 1, type: 'User' },
-  };
+function statusComment(issue: number, commentId = nextId++) {
+  return issueCommentPayload(gitBase, 'acme/shop', issue, '/status', { commentId });
 }
 
 /** One delivery; answers the time to the 2xx in ms and the receipt's status. */

@@ -293,7 +293,9 @@ for (const kind of databaseKinds()) {
       });
       const first = github.pushPull('acme/shop', 5, branch.path);
       await deliverGitHub(
-        commentPayload(github.url, 'acme/shop', 5, '@cairn-bot review\n[fake:reply head one]', true),
+        commentPayload(github.url, 'acme/shop', 5, '@cairn-bot review\n[fake:reply head one]', {
+          pull: true,
+        }),
       );
       await githubAnswer('acme/shop#5', 'head one');
       const turn = turnWith('head one');
@@ -305,7 +307,7 @@ for (const kind of databaseKinds()) {
       const [codebase] = (await codebaseRows()).filter((row) => row.repository_key === '127.0.0.1/acme/shop');
       expect(existsSync(join(codebase.source_path, 'feature.txt'))).to.equal(false);
 
-      await deliverGitHub(commentPayload(github.url, 'acme/shop', 5, '/workflow run sneaky', true));
+      await deliverGitHub(commentPayload(github.url, 'acme/shop', 5, '/workflow run sneaky', { pull: true }));
       const refused = await github.waitFor(
         () => github.botComments('acme/shop#5').find((comment) => comment.body.includes('sneaky')),
         'the answer to /workflow run sneaky',
@@ -313,7 +315,9 @@ for (const kind of databaseKinds()) {
       expect(refused.body).to.equal('No workflow named sneaky.');
 
       // A workflow run in the thread works on the head as well, with the base branch's commands.
-      await deliverGitHub(commentPayload(github.url, 'acme/shop', 5, '/workflow run inspect', true));
+      await deliverGitHub(
+        commentPayload(github.url, 'acme/shop', 5, '/workflow run inspect', { pull: true }),
+      );
       const outputs = async () =>
         Object.fromEntries(
           (
@@ -345,7 +349,7 @@ for (const kind of databaseKinds()) {
       const second = branch.commit({ 'feature.txt': 'the feature, improved\n' }, 'more');
       github.pushPull('acme/shop', 5, branch.path);
       await deliverGitHub(
-        commentPayload(github.url, 'acme/shop', 5, '@cairn-bot again\n[fake:reply head two]', true),
+        commentPayload(github.url, 'acme/shop', 5, '@cairn-bot again\n[fake:reply head two]', { pull: true }),
       );
       await githubAnswer('acme/shop#5', 'head two');
       const later = turnWith('head two');
@@ -357,7 +361,9 @@ for (const kind of databaseKinds()) {
       branch.commit({ 'feature.txt': 'the feature, third\n' }, 'third');
       github.pushPull('acme/shop', 5, branch.path);
       await deliverGitHub(
-        commentPayload(github.url, 'acme/shop', 5, '@cairn-bot once more\n[fake:reply head kept]', true),
+        commentPayload(github.url, 'acme/shop', 5, '@cairn-bot once more\n[fake:reply head kept]', {
+          pull: true,
+        }),
       );
       await githubAnswer('acme/shop#5', 'head kept');
       expect(git(turnWith('head kept').cwd, 'rev-parse', 'HEAD')).to.equal(second);
@@ -374,7 +380,9 @@ for (const kind of databaseKinds()) {
       repos.push(closedFork);
       github.pushPull('acme/closed', 6, closedFork.path, 'mallory/closed');
       await deliverGitHub(
-        commentPayload(github.url, 'acme/closed', 6, '@cairn-bot hi\n[fake:reply fork answered]', true),
+        commentPayload(github.url, 'acme/closed', 6, '@cairn-bot hi\n[fake:reply fork answered]', {
+          pull: true,
+        }),
       );
       const refusal = await githubAnswer('acme/closed#6', 'comes from a fork');
       expect(refusal.body).to.contain('allow_fork_pull_requests');
@@ -389,7 +397,7 @@ for (const kind of databaseKinds()) {
       repos.push(fork);
       const head = github.pushPull('acme/open', 7, fork.path, 'mallory/open');
       await deliverGitHub(
-        commentPayload(github.url, 'acme/open', 7, '@cairn-bot hi\n[fake:reply fork worked]', true),
+        commentPayload(github.url, 'acme/open', 7, '@cairn-bot hi\n[fake:reply fork worked]', { pull: true }),
       );
       await githubAnswer('acme/open#7', 'fork worked');
       const turn = turnWith('fork worked');
@@ -402,7 +410,9 @@ for (const kind of databaseKinds()) {
       expect(existsSync(join(turn.cwd, '.cairn', 'config.yaml'))).to.equal(true);
       expect(git(turn.cwd, 'status', '--porcelain')).to.equal('');
 
-      await deliverGitHub(commentPayload(github.url, 'acme/open', 7, '/workflow run anything', true));
+      await deliverGitHub(
+        commentPayload(github.url, 'acme/open', 7, '/workflow run anything', { pull: true }),
+      );
       await githubAnswer('acme/open#7', 'Workflows do not run on a pull request from a fork');
 
       // The same repository's own issue gets its secret: the check above could have failed.

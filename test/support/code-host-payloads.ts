@@ -5,13 +5,16 @@ export function nextCommentId(): number {
   return ids++;
 }
 
-/** An issue_comment payload as GitHub sends it, on an issue or a pull request of `repository`. */
+/**
+ * An issue_comment payload as GitHub sends it, on an issue or a pull request of `repository`; a
+ * given `commentId` makes the same comment again (a redelivery), a new one is taken otherwise.
+ */
 export function issueCommentPayload(
   gitBase: string,
   repository: string,
   number: number,
   body: string,
-  pull = false,
+  { pull = false, commentId = nextCommentId() }: { pull?: boolean; commentId?: number } = {},
 ) {
   const login = 'alice';
   return {
@@ -25,7 +28,7 @@ export function issueCommentPayload(
       ...(pull ? { pull_request: { url: 'x' } } : {}),
     },
     comment: {
-      id: nextCommentId(),
+      id: commentId,
       body,
       user: { login, id: 5, type: 'User' },
       updated_at: '2026-11-26T10:00:00Z',

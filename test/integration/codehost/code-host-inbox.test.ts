@@ -16,29 +16,12 @@ import { testServiceContext } from '../../support/service-context.js';
 import { makeTempDir } from '../../support/temp-dirs.js';
 import { testTemporal } from '../../support/temporal.js';
 import type { ServiceContext } from '../../../services/context.js';
+import { issueCommentPayload } from '../../support/code-host-payloads.js';
 
 function statusRequest(issue: number, deliveryId: string): CodeHostRequest {
-  const payload = {
-    action: 'created',
-    issue: {
-      number: issue,
-      title: `Issue ${issue}`,
-      body: '',
-      html_url: 'https://github.com/acme/shop/issues/1',
-    },
-    comment: {
-      id: 9000 + issue,
-      body: '/status',
-      user: { login: 'alice', id: 1, type: 'User' },
-      updated_at: '2026-11-27T00:00:00Z',
-    },
-    repository: {
-      full_name: 'acme/shop',
-      clone_url: 'https://github.com/acme/shop.git',
-      default_branch: 'main',
-    },
-    sender: { login: 'alice', id: 1, type: 'User' },
-  };
+  const payload = issueCommentPayload('https://github.com', 'acme/shop', issue, '/status', {
+    commentId: 9000 + issue,
+  });
   return githubRequest({ event: 'issue_comment', deliveryId, payload }, 'cairn-bot') as CodeHostRequest;
 }
 

@@ -69,7 +69,7 @@ const WATCH_GRAPH = `
       rects[0].top !== rects[1].top &&
       ends.every((node) => getComputedStyle(node).visibility === 'visible') &&
       rects.every((r) => r.width > 0 && r.left >= box.left && r.right <= box.right && r.top >= box.top && r.bottom <= box.bottom) &&
-      document.querySelectorAll('.graph .react-flow__edge-path').length >= ${EDGES};
+      document.querySelectorAll('.graph .graph-edge').length >= ${EDGES};
     if (!drawn) return requestAnimationFrame(check);
     const channel = new MessageChannel();
     channel.port1.onmessage = () => (window.__graphDrawnAt = performance.now());

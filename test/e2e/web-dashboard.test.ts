@@ -12,6 +12,19 @@ import {
   seriousAccessibilityViolations,
 } from '../support/browser.js';
 
+/**
+ * The little of the browser's document that the functions run in the page read (the tests have no
+ * DOM types). Functions, not strings: the page's Content-Security-Policy forbids evaluating a
+ * string, which waitForFunction does when its first check fails.
+ */
+interface PageDocument {
+  title: string;
+  querySelectorAll(
+    selector: string,
+  ): ArrayLike<{ textContent: string | null }> & Iterable<{ textContent: string | null }>;
+}
+type InPage = { document: PageDocument };
+
 const THREE_NODES = `name: three
 description: a, then b and c
 nodes:
@@ -182,10 +195,14 @@ describe('the web dashboard in a real browser', function () {
     await screenshot(page, 'run-waiting-desktop');
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.locator('h1 .badge.status-completed').waitFor();
-    await page.waitForFunction(`document.querySelectorAll('.graph-node.state-completed').length === 2`);
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as InPage).document.querySelectorAll('.graph-node.state-completed').length ===
+        2,
+    );
     await page.locator('[data-node=after] summary').click();
     await page.getByText('approved with looks good').first().waitFor();
-    await page.waitForFunction(`document.title === 'Cairn'`);
+    await page.waitForFunction(() => (globalThis as unknown as InPage).document.title === 'Cairn');
     // A completed run offers re-run and delete, and nothing else.
     await page.getByRole('button', { name: 'Delete' }).waitFor();
     expect(await page.getByRole('button', { name: /^(Approve|Cancel|Resume|Abandon)$/ }).count()).to.equal(0);
@@ -208,8 +225,10 @@ describe('the web dashboard in a real browser', function () {
     await page.locator('.run-row', { hasText: 'gated' }).first().waitFor();
     await page.getByLabel('Workflow', { exact: true }).selectOption('three');
     await page.waitForURL((url) => url.searchParams.get('workflow') === 'three');
-    await page.waitForFunction(`document.querySelectorAll('.run-row').length > 0 &&
-      [...document.querySelectorAll('.run-row .card-title')].every((title) => title.textContent.startsWith('three '))`);
+    await page.waitForFunction(() => {
+      const titles = [...(globalThis as unknown as InPage).document.querySelectorAll('.run-row .card-title')];
+      return titles.length > 0 && titles.every((title) => title.textContent?.startsWith('three '));
+    });
     await page.getByLabel('Codebase', { exact: true }).selectOption(codebaseId);
     await page.waitForURL((url) => url.searchParams.get('codebase') === codebaseId);
     // The day in the browser's own time zone, as a date field writes it.
@@ -239,6 +258,72 @@ describe('the web dashboard in a real browser', function () {
     expect(await page.getByLabel('Codebase', { exact: true }).inputValue()).to.equal(codebaseId);
     expect(await page.getByLabel('Since', { exact: true }).inputValue()).to.equal(today);
     expect(await page.locator('.run-row', { hasText: 'gated' }).count()).to.equal(0);
+  });
+
+  it("draws a run's graph fitted in its box, moved and zoomed by buttons, keys, drag and wheel", async () => {
+    const runId = await startRun('three', 'draw it');
+    await page.goto(`${core.app.url}/runs/${runId}`);
+    const graph = page.getByTestId('run-graph');
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as InPage).document.querySelectorAll('[data-testid=run-graph] .graph-node')
+          .length === 3,
+    );
+    expect(await graph.locator('.graph-edge').count()).to.equal(2);
+    const view = () =>
+      page.evaluate<{ x: number; y: number; zoom: number }>(`(() => {
+        const stage = document.querySelector('[data-testid=run-graph] .graph-stage');
+        const matrix = new DOMMatrix(getComputedStyle(stage).transform);
+        return { x: matrix.e, y: matrix.f, zoom: matrix.a };
+      })()`);
+    /** The view is where it should be (to a hundredth of a pixel: the transform is read back as text). */
+    const expectView = async (expected: { x: number; y: number; zoom: number }) => {
+      const actual = await view();
+      for (const key of ['x', 'y', 'zoom'] as const)
+        expect(actual[key], key).to.be.closeTo(expected[key], 0.01);
+    };
+    const box = (await graph.boundingBox())!;
+    // Fitted: every node inside the box, a at the top and b and c side by side below it.
+    const places = await page.evaluate<
+      { id: string; left: number; right: number; top: number; bottom: number }[]
+    >(
+      `[...document.querySelectorAll('[data-testid=run-graph] .graph-node')].map((node) =>
+        ({ id: node.getAttribute('data-id'), ...node.getBoundingClientRect().toJSON() }))`,
+    );
+    for (const node of places) {
+      expect(node.left, node.id).to.be.greaterThan(box.x);
+      expect(node.right, node.id).to.be.lessThan(box.x + box.width);
+      expect(node.bottom, node.id).to.be.lessThan(box.y + box.height);
+    }
+    const [a, b, c] = ['a', 'b', 'c'].map((id) => places.find((node) => node.id === id)!);
+    expect(b!.top).to.equal(c!.top);
+    expect(b!.top).to.be.greaterThan(a!.bottom);
+    const fit = await view();
+
+    await graph.getByRole('button', { name: 'Zoom out' }).click();
+    expect((await view()).zoom).to.be.closeTo(fit.zoom / 1.25, 0.001);
+    const area = page.getByRole('group', { name: /^The run's graph/ });
+    await area.focus();
+    await page.keyboard.press('+');
+    await page.keyboard.press('+');
+    expect((await view()).zoom).to.be.closeTo(fit.zoom * 1.25, 0.001);
+    const zoomed = await view();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    await expectView({ ...zoomed, x: zoomed.x - 40, y: zoomed.y - 40 });
+    await page.keyboard.press('0');
+    await expectView(fit);
+
+    // Dragged from an empty corner of the box, the drawing follows the pointer.
+    await page.mouse.move(box.x + box.width - 20, box.y + 20);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width - 80, box.y + 50, { steps: 4 });
+    await page.mouse.up();
+    await expectView({ x: fit.x - 60, y: fit.y + 30, zoom: fit.zoom });
+    await page.mouse.wheel(0, -300);
+    expect((await view()).zoom).to.be.greaterThan(fit.zoom);
+    await graph.getByRole('button', { name: 'Fit the graph' }).click();
+    await expectView(fit);
   });
 
   it('shows a proper not-found page for a run, a conversation or an address that does not exist', async () => {

@@ -16,5 +16,5 @@ export default function RunGraph({ nodes }: { nodes: NodeDetail[] }) {
       })),
     [nodes],
   );
-  return <DagGraph nodes={drawn} empty="No nodes to draw yet." testId="run-graph" />;
+  return <DagGraph nodes={drawn} empty="No nodes to draw yet." label="The run's graph" testId="run-graph" />;
 }

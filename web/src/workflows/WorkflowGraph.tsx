@@ -13,5 +13,12 @@ export default function WorkflowGraph({ nodes }: { nodes: DefinitionNode[] }) {
       }),
     [nodes],
   );
-  return <DagGraph nodes={drawn} empty="No nodes yet: add one from the palette." testId="workflow-graph" />;
+  return (
+    <DagGraph
+      nodes={drawn}
+      empty="No nodes yet: add one from the palette."
+      label="The workflow's graph"
+      testId="workflow-graph"
+    />
+  );
 }

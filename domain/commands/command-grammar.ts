@@ -129,6 +129,16 @@ export function parseCommand(input: string): ParsedCommand {
   }
 }
 
+/**
+ * Whether answering it reads the codebase's files (its workflows, commands, config or code): a
+ * message for the assistant and the workflow commands do; the others read only Cairn's own state.
+ */
+export function readsCodebaseFiles(parsed: ParsedCommand): boolean {
+  return (
+    parsed.kind === 'message' || (parsed.kind === 'command' && parsed.command.name.startsWith('workflow'))
+  );
+}
+
 export function usageOf(name: CommandName): string {
   return COMMANDS.find((command) => command.name === name)!.usage;
 }

@@ -1,5 +1,6 @@
 import { findCodebaseByRepositoryKey } from '../../db/repositories/codebases.js';
 import type { CodeHostRequest } from '../../domain/codehost/code-host-request.js';
+import { parseCommand, readsCodebaseFiles } from '../../domain/commands/command-grammar.js';
 import { gitCredentialsForUrl, scrubCredentials } from '../../infra/git/credentials.js';
 import { codeHostCredentialName } from '../../config/code-host-auth.js';
 import { bringCheckoutUpToDate } from '../codebases/checkout-update.js';
@@ -34,8 +35,10 @@ export async function codebaseForRequest(
   try {
     const known = await findCodebaseByRepositoryKey(context.db.knex, identityForUrl(cloneUrl).key);
     if (known) {
-      // Workflows and config come from the default branch as it is now, not as first cloned.
-      await bringCheckoutUpToDate(context, known, 'code_host');
+      // Workflows and config come from the default branch as it is now, not as first cloned
+      // (for what reads them: `/status` and the like do not wait for a fetch).
+      if (readsCodebaseFiles(parseCommand(request.text)))
+        await bringCheckoutUpToDate(context, known, 'code_host');
       return { codebaseId: known.id };
     }
     // Only the request that started the clone waits for it; others come back (RegistrationInProgress).

@@ -1,5 +1,10 @@
 import { expect } from 'chai';
-import { COMMANDS, helpText, parseCommand } from '../../../domain/commands/command-grammar.js';
+import {
+  COMMANDS,
+  helpText,
+  parseCommand,
+  readsCodebaseFiles,
+} from '../../../domain/commands/command-grammar.js';
 
 const RUN_ID = '0b7c4a1e-5f7d-4c1a-9e43-2f1f0d2c9a11';
 
@@ -70,6 +75,29 @@ describe('commands/parseCommand (the one grammar of every door)', () => {
     expect(parseCommand('/usr/lib/libfoo.so is missing')).to.deep.equal({ kind: 'message' });
     expect(parseCommand('/')).to.deep.equal({ kind: 'message' });
     expect(parseCommand(`/status ${'x'.repeat(9_000)}`)).to.deep.equal({ kind: 'message' });
+  });
+
+  it("tells what reads the codebase's files (a message, the workflow commands) from what reads only Cairn's state", () => {
+    const reads = (text: string) => readsCodebaseFiles(parseCommand(text));
+    for (const text of [
+      'why does the build fail?',
+      '/workflow list',
+      '/workflow run review-pr look',
+      '/usr/lib is gone',
+    ])
+      expect(reads(text), text).to.equal(true);
+    for (const text of [
+      '/status',
+      '/cancel',
+      '/help',
+      '/new',
+      '/codebase',
+      '/approve ok',
+      '/reject no',
+      '/nope',
+      '/status now',
+    ])
+      expect(reads(text), text).to.equal(false);
   });
 
   it('lists every command in the help, once', () => {

@@ -8,3 +8,5 @@ await import('./telemetry.js');
 await import('./client.js');
 await import('./chat.js');
 await import('./web.js');
+// Last: it grows this process's memory on purpose.
+await import('./spawn-cost.js');

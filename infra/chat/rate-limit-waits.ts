@@ -25,8 +25,16 @@ export const retryAfterOf: RateLimitReader = (error) => {
 };
 
 /**
- * Every call to a chat platform's or code host's API goes through here, so here it becomes a
- * client span (`platform call`, or the name given) when tracing is on, waits included.
+ * A call to a platform's API as a client span, when inside a sampled trace (`slack chat.update`):
+ * for the clients that wait out rate limits themselves (Slack's Web API client, Discord's REST).
+ */
+export function tracedPlatformCall<T>(spanName: string, call: () => Promise<T>): Promise<T> {
+  return withSpan(spanName, {}, () => call(), 'client');
+}
+
+/**
+ * Every call to Telegram's or a code host's API goes through here, so here it becomes a client
+ * span (`platform call`, or the name given) when tracing is on, waits included.
  */
 export async function waitOutRateLimits<T>(
   call: () => Promise<T>,

@@ -8,6 +8,7 @@ import {
   type ChatMessenger,
 } from '../../../domain/chat/chat-messenger.js';
 import { PLATFORM_TEXT_LIMITS, splitMessage } from '../../../domain/chat/split-message.js';
+import { tracedPlatformCall } from '../rate-limit-waits.js';
 
 export const DISCORD_API_URL = 'https://discord.com/api';
 
@@ -77,9 +78,9 @@ export function createDiscordMessenger(
           ? { message_reference: { message_id: message.replyTo, fail_if_not_exists: false } }
           : {}),
       };
-      const sent = (await rest
-        .post(Routes.channelMessages(address.chatId), { body })
-        .catch(classify)) as APIMessage;
+      const sent = (await tracedPlatformCall('discord create message', () =>
+        rest.post(Routes.channelMessages(address.chatId), { body }),
+      ).catch(classify)) as APIMessage;
       return sent.id;
     },
 
@@ -89,7 +90,9 @@ export function createDiscordMessenger(
         allowed_mentions: NO_PINGS,
         ...(message.buttons ? { components: components(message.buttons) } : {}),
       };
-      await rest.patch(Routes.channelMessage(address.chatId, messageId), { body }).catch(classify);
+      await tracedPlatformCall('discord edit message', () =>
+        rest.patch(Routes.channelMessage(address.chatId, messageId), { body }),
+      ).catch(classify);
     },
   };
 }

@@ -8,6 +8,7 @@ import {
 } from '../../../domain/chat/chat-messenger.js';
 import { PLATFORM_TEXT_LIMITS, splitRendered } from '../../../domain/chat/split-message.js';
 import { markdownToSlackMrkdwn } from '../../../domain/chat/slack-mrkdwn.js';
+import { tracedPlatformCall } from '../rate-limit-waits.js';
 
 export const SLACK_API_URL = 'https://slack.com/api/';
 
@@ -83,30 +84,30 @@ export function createSlackMessenger(
 
     async send(address: ChatAddress, markdown: string, message: ChatMessageOptions = {}): Promise<string> {
       const text = markdownToSlackMrkdwn(markdown);
-      const sent = await client.chat
-        .postMessage({
+      const sent = await tracedPlatformCall('slack chat.postMessage', () =>
+        client.chat.postMessage({
           channel: address.chatId,
           text,
           ...(address.threadId ? { thread_ts: address.threadId } : {}),
           ...(message.buttons ? { blocks: blocksOf(text, message.buttons) } : {}),
           unfurl_links: false,
           unfurl_media: false,
-        } as Parameters<WebClient['chat']['postMessage']>[0])
-        .catch(classify);
+        } as Parameters<WebClient['chat']['postMessage']>[0]),
+      ).catch(classify);
       return String(sent.ts);
     },
 
     async edit(address: ChatAddress, messageId: string, markdown: string, message: ChatMessageOptions = {}) {
       const text = markdownToSlackMrkdwn(markdown);
-      await client.chat
-        .update({
+      await tracedPlatformCall('slack chat.update', () =>
+        client.chat.update({
           channel: address.chatId,
           ts: messageId,
           text,
           // Blocks replace blocks: an empty button list leaves the section alone, without the actions.
           ...(message.buttons ? { blocks: blocksOf(text, message.buttons) } : {}),
-        } as Parameters<WebClient['chat']['update']>[0])
-        .catch(classify);
+        } as Parameters<WebClient['chat']['update']>[0]),
+      ).catch(classify);
     },
   };
 }

@@ -8,7 +8,8 @@
 //   pieces 1 ms apart, BENCH_DELTAS (5000) of them), which the server coalesces before the page:
 //   the page's long tasks while it streams (PerformanceObserver 'longtask').
 // Targets (issue 14): 100 nodes drawn in under 200 ms; no task over 100 ms while streaming.
-import type { Page } from 'playwright-core';
+import { writeFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
 import { fakeAssistants } from '../test/support/fake-assistants.js';
 import { makeTempRepo } from '../test/support/git-repos.js';
 import { DESKTOP, ensureWebBuilt, launchBrowser } from '../test/support/browser.js';
@@ -95,6 +96,39 @@ async function drawTimes(page: Page, base: string, runId: string) {
   return { fromNavigation: drawnAt, fromData: drawnAt - dataAt };
 }
 
+/**
+ * BENCH_TRACE=<file>: one more cold load recorded as a Chromium performance trace (the JSON that
+ * DevTools' Performance panel opens), to see where a cold drawing spends its time.
+ */
+async function traceColdLoad(browser: Browser, base: string, runId: string, file: string) {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  await context.addInitScript(WATCH_GRAPH);
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  const events: object[] = [];
+  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
+  const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', {
+    traceConfig: {
+      includedCategories: [
+        'devtools.timeline',
+        'v8.execute',
+        'disabled-by-default-devtools.timeline',
+        'blink.user_timing',
+      ],
+    },
+    transferMode: 'ReportEvents',
+  });
+  const drawn = await drawTimes(page, base, runId);
+  await cdp.send('Tracing.end');
+  await done;
+  writeFileSync(file, JSON.stringify({ traceEvents: events }));
+  console.error(
+    `[bench] traced cold load (${Math.round(drawn.fromData)} ms after the data) written to ${file}`,
+  );
+  await context.close();
+}
+
 const OBSERVE_LONG_TASKS = `
   window.__longTasks = [];
   new PerformanceObserver((list) => {
@@ -136,6 +170,8 @@ try {
         }
         await context.close();
       }
+
+      if (process.env.BENCH_TRACE) await traceColdLoad(browser, base, runId, process.env.BENCH_TRACE);
 
       // The stream: the page open on the conversation before the answer starts.
       const chat = await post<{ platform_conversation_id: string }>(base, '/api/conversations', {

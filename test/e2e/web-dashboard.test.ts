@@ -264,6 +264,10 @@ describe('the web dashboard in a real browser', function () {
     const runId = await startRun('three', 'draw it');
     await page.goto(`${core.app.url}/runs/${runId}`);
     const graph = page.getByTestId('run-graph');
+    // The page settled: the run over (its buttons and badge drawn) and the node list under the
+    // graph, so neither the graph's place nor its box's size changes under the pointer.
+    await page.locator('h1 .badge.status-completed').waitFor();
+    await page.locator('[data-node=c]').waitFor();
     await page.waitForFunction(
       () =>
         (globalThis as unknown as InPage).document.querySelectorAll('[data-testid=run-graph] .graph-node')
@@ -315,9 +319,10 @@ describe('the web dashboard in a real browser', function () {
     await expectView(fit);
 
     // Dragged from an empty corner of the box, the drawing follows the pointer.
-    await page.mouse.move(box.x + box.width - 20, box.y + 20);
+    const now = (await graph.boundingBox())!;
+    await page.mouse.move(now.x + now.width - 20, now.y + 20);
     await page.mouse.down();
-    await page.mouse.move(box.x + box.width - 80, box.y + 50, { steps: 4 });
+    await page.mouse.move(now.x + now.width - 80, now.y + 50, { steps: 4 });
     await page.mouse.up();
     await expectView({ x: fit.x - 60, y: fit.y + 30, zoom: fit.zoom });
     await page.mouse.wheel(0, -300);

@@ -151,6 +151,12 @@ try {
       console.table(
         profiler.differences('off', requestsByPhase.get('off')!, name, requestsByPhase.get(name)!),
       );
+      console.log(`inclusive µs per request (profiled) by package or file, off against ${name}:`);
+      console.table(
+        profiler.differences('off', requestsByPhase.get('off')!, name, requestsByPhase.get(name)!, {
+          by: 'place',
+        }),
+      );
     }
   }
 } finally {

@@ -22,6 +22,7 @@ import { startTracing } from '../infra/telemetry/start-tracing.js';
 import { DEFAULT_RATIO, DEFAULT_SAMPLER, type SamplerName } from '../infra/telemetry/tracing-settings.js';
 import { databaseKinds } from '../test/support/databases.js';
 import { startLiveCore } from '../test/support/live-core.js';
+import { stopTestTemporal } from '../test/support/temporal.js';
 import { PhaseProfiler } from './phase-profile.js';
 import { median, printFigures, round } from './support.js';
 
@@ -151,10 +152,18 @@ try {
       console.table(
         profiler.differences('off', requestsByPhase.get('off')!, name, requestsByPhase.get(name)!),
       );
+      console.log(`inclusive µs per request (profiled) by package or file, off against ${name}:`);
+      console.table(
+        profiler.differences('off', requestsByPhase.get('off')!, name, requestsByPhase.get(name)!, {
+          by: 'place',
+        }),
+      );
     }
   }
 } finally {
   profiler?.close();
   await core.close();
+  // The shared dev server would keep the process (and itself) running after the figures.
+  await stopTestTemporal();
   sink.close();
 }

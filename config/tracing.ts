@@ -7,6 +7,14 @@ import type * as otel from '@opentelemetry/api';
 export interface TracingHooks {
   api: typeof otel;
   tracer: otel.Tracer;
+  /**
+   * Whether a trace begun here, with no parent, would be kept, decided without starting a span
+   * (the SDK's unsampled span costs its ids and the sampler's arithmetic on every request). Then
+   * `keptRoot` is the context to start its span in, so the SDK's sampler keeps it too. Absent
+   * when only the SDK's sampler can say (a ratio sampler that is not parent-based, whose children
+   * decide by the trace id again).
+   */
+  rootDecision?: { keep(): boolean; keptRoot: otel.Context };
 }
 
 let hooks: TracingHooks | undefined;

@@ -14,13 +14,17 @@ export function httpTracing(): Middleware<HttpState> {
   return async (ctx, next) => {
     const hooks = tracingHooks();
     if (!hooks) return next();
-    const { api, tracer } = hooks;
+    const { api, tracer, rootDecision } = hooks;
     // Only a request that names a trace (or carries baggage) has anything to extract.
     const { traceparent, baggage } = ctx.headers;
-    const parent =
-      traceparent === undefined && baggage === undefined
-        ? api.ROOT_CONTEXT
-        : api.propagation.extract(api.ROOT_CONTEXT, ctx.headers);
+    const newTrace = traceparent === undefined && baggage === undefined;
+    let parent = newTrace ? api.ROOT_CONTEXT : api.propagation.extract(api.ROOT_CONTEXT, ctx.headers);
+    if (newTrace && rootDecision && READ_METHODS.has(ctx.method)) {
+      // A new trace's read: most are left out (90% at the default sampling), and those do nothing
+      // at all (below), so they are told apart before any span is made.
+      if (!rootDecision.keep()) return next();
+      parent = rootDecision.keptRoot;
+    }
     // The sampler decides here, once per request; attributes wait for its answer, since a span it
     // leaves out would drop them (none of Cairn's samplers looks at attributes).
     const span = tracer.startSpan(ctx.method, { kind: api.SpanKind.SERVER }, parent);

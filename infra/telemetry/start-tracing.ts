@@ -13,8 +13,10 @@ import {
   NodeTracerProvider,
   ParentBasedSampler,
   TraceIdRatioBasedSampler,
+  SamplingDecision,
   type ReadableSpan,
   type Sampler,
+  type SamplingResult,
   type SpanExporter,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-node';
@@ -48,6 +50,54 @@ function samplerFor(name: SamplerName, ratio: number): Sampler {
       return new ParentBasedSampler({ root: new AlwaysOffSampler() });
     case 'parentbased_traceidratio':
       return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
+  }
+}
+
+/** Marks the context of a root span whose trace rootDecision (below) has already kept. */
+const KEPT_ROOT = api.createContextKey('cairn.kept_root');
+
+/**
+ * The configured sampler, except for a span with no parent started in a context marked kept:
+ * its trace was kept by the same odds before the span was made (config/tracing.ts says why).
+ */
+class KeptRootSampler implements Sampler {
+  constructor(private readonly configured: Sampler) {}
+
+  shouldSample(
+    context: api.Context,
+    traceId: string,
+    name: string,
+    kind: api.SpanKind,
+    attributes: api.Attributes,
+    links: api.Link[],
+  ): SamplingResult {
+    if (context.getValue(KEPT_ROOT) === true && api.trace.getSpan(context) === undefined)
+      return { decision: SamplingDecision.RECORD_AND_SAMPLED };
+    return this.configured.shouldSample(context, traceId, name, kind, attributes, links);
+  }
+
+  toString(): string {
+    return `KeptRoot{${this.configured.toString()}}`;
+  }
+}
+
+/**
+ * The odds a new trace is kept, for the samplers whose root decision is a fixed share and whose
+ * children follow their parent; undefined for a bare ratio sampler (its children decide by the
+ * trace id again, and must agree with the root).
+ */
+function rootKeepOdds(name: SamplerName, ratio: number): number | undefined {
+  switch (name) {
+    case 'always_on':
+    case 'parentbased_always_on':
+      return 1;
+    case 'always_off':
+    case 'parentbased_always_off':
+      return 0;
+    case 'parentbased_traceidratio':
+      return Math.min(Math.max(ratio, 0), 1);
+    case 'traceidratio':
+      return undefined;
   }
 }
 
@@ -118,13 +168,21 @@ export function startTracing(settings: TracingSettings, logger: Logger): Started
   );
   const provider = new NodeTracerProvider({
     resource,
-    sampler: samplerFor(settings.sampler, settings.ratio),
+    sampler: new KeptRootSampler(samplerFor(settings.sampler, settings.ratio)),
     spanProcessors: [spanProcessor],
   });
   // The SDK reports failed exports here too, once per batch: the exporter above already said it.
   setGlobalErrorHandler((error) => logger.debug({ event: 'tracing.sdk_error', err: error }, 'tracing'));
   provider.register();
-  installTracingHooks({ api, tracer: api.trace.getTracer('cairn', settings.serviceVersion) });
+  const odds = rootKeepOdds(settings.sampler, settings.ratio);
+  installTracingHooks({
+    api,
+    tracer: api.trace.getTracer('cairn', settings.serviceVersion),
+    rootDecision:
+      odds === undefined
+        ? undefined
+        : { keep: () => Math.random() < odds, keptRoot: api.ROOT_CONTEXT.setValue(KEPT_ROOT, true) },
+  });
   logger.info(
     { event: 'tracing.started', endpoint, protocol: settings.protocol, sampler: settings.sampler },
     'tracing on',

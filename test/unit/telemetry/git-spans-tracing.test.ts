@@ -2,17 +2,10 @@ import { expect } from 'chai';
 import * as api from '@opentelemetry/api';
 import { activeTraceFields, tracingHooks, withSpan } from '../../../config/tracing.js';
 import { runGit } from '../../../infra/git/run-git.js';
-import { startTracing, type StartedTracing } from '../../../infra/telemetry/start-tracing.js';
-import { createLogger } from '../../../config/logger.js';
+import type { StartedTracing } from '../../../infra/telemetry/start-tracing.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../../support/otlp-receiver.js';
 import { makeTempRepo, type TempRepo } from '../../support/git-repos.js';
-
-/** A trace the sampler left out, as a request's context carries it: its ids, flags 0. */
-const UNSAMPLED = {
-  traceId: 'ab'.repeat(16),
-  spanId: 'cd'.repeat(8),
-  traceFlags: api.TraceFlags.NONE,
-};
+import { startTestTracing, UNSAMPLED_TRACE as UNSAMPLED } from '../../support/test-tracing.js';
 
 describe('git spans inside and outside a sampled trace', function () {
   this.timeout(30_000);
@@ -23,19 +16,7 @@ describe('git spans inside and outside a sampled trace', function () {
   before(async () => {
     receiver = await startOtlpReceiver();
     repo = makeTempRepo({ files: { 'README.md': '# spans\n' } });
-    // Every new trace kept: whatever is left out below is left out for its parent's sake.
-    tracing = startTracing(
-      {
-        url: `${receiver.endpoint}/v1/traces`,
-        protocol: 'http/json',
-        headers: {},
-        serviceName: 'cairn',
-        serviceVersion: '0.0.0-test',
-        sampler: 'parentbased_always_on',
-        ratio: 1,
-      },
-      createLogger({ level: 'silent' }),
-    );
+    tracing = startTestTracing(receiver);
   });
 
   after(async () => {

@@ -3,12 +3,12 @@ import * as api from '@opentelemetry/api';
 import { tracingHooks } from '../../../config/tracing.js';
 import { createDiscordMessenger } from '../../../infra/chat/discord/discord-messenger.js';
 import { createSlackMessenger } from '../../../infra/chat/slack/slack-messenger.js';
-import { startTracing, type StartedTracing } from '../../../infra/telemetry/start-tracing.js';
-import { createLogger } from '../../../config/logger.js';
+import type { StartedTracing } from '../../../infra/telemetry/start-tracing.js';
 import type { ChatMessenger } from '../../../domain/chat/chat-messenger.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../../support/otlp-receiver.js';
 import { startFakeDiscord, type FakeDiscord } from '../../support/fakes/discord-api.js';
 import { startFakeSlack, type FakeSlack } from '../../support/fakes/slack-api.js';
+import { startTestTracing } from '../../support/test-tracing.js';
 
 /** OTLP's SpanKind for a client span (SPAN_KIND_CLIENT). */
 const CLIENT = 3;
@@ -23,18 +23,7 @@ describe("Slack's and Discord's API calls as client spans of the trace they are 
   before(async () => {
     receiver = await startOtlpReceiver();
     [slack, discord] = await Promise.all([startFakeSlack(), startFakeDiscord()]);
-    tracing = startTracing(
-      {
-        url: `${receiver.endpoint}/v1/traces`,
-        protocol: 'http/json',
-        headers: {},
-        serviceName: 'cairn',
-        serviceVersion: '0.0.0-test',
-        sampler: 'parentbased_always_on',
-        ratio: 1,
-      },
-      createLogger({ level: 'silent' }),
-    );
+    tracing = startTestTracing(receiver);
   });
 
   after(async () => {

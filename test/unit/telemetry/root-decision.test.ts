@@ -1,17 +1,10 @@
 import { expect } from 'chai';
 import * as api from '@opentelemetry/api';
 import { tracingHooks } from '../../../config/tracing.js';
-import { createLogger } from '../../../config/logger.js';
-import { startTracing, type StartedTracing } from '../../../infra/telemetry/start-tracing.js';
+import type { StartedTracing } from '../../../infra/telemetry/start-tracing.js';
 import type { TracingSettings } from '../../../infra/telemetry/tracing-settings.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../../support/otlp-receiver.js';
-
-/** A trace the sampler left out, as an incoming traceparent with flags 00 carries it. */
-const UNSAMPLED = {
-  traceId: 'ab'.repeat(16),
-  spanId: 'cd'.repeat(8),
-  traceFlags: api.TraceFlags.NONE,
-};
+import { startTestTracing, UNSAMPLED_TRACE as UNSAMPLED } from '../../support/test-tracing.js';
 
 describe("a new trace's sampling decided before any span is made", function () {
   this.timeout(30_000);
@@ -33,18 +26,7 @@ describe("a new trace's sampling decided before any span is made", function () {
   });
 
   const start = (sampler: TracingSettings['sampler'], ratio: number) => {
-    tracing = startTracing(
-      {
-        url: `${receiver.endpoint}/v1/traces`,
-        protocol: 'http/json',
-        headers: {},
-        serviceName: 'cairn',
-        serviceVersion: '0.0.0-test',
-        sampler,
-        ratio,
-      },
-      createLogger({ level: 'silent' }),
-    );
+    tracing = startTestTracing(receiver, { sampler, ratio });
     return tracingHooks()!;
   };
 

@@ -98,7 +98,8 @@ export async function withSplitCairn<T>(
   const split = (role: string, rolePort: number) => {
     const roleEnv = standaloneCairnEnv(home.home, rolePort, env);
     roleEnv.TEMPORAL_ADDRESS = temporal.address;
-    return spawnCairn([role], { env: roleEnv, cwd: cwd.path });
+    const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean);
+    return spawnCairn([role], { env: roleEnv, cwd: cwd.path, nodeArgs });
   };
   const api = split('api', port);
   const base = `http://127.0.0.1:${port}`;

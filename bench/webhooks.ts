@@ -14,6 +14,7 @@ import {
   startFakeGitHub,
   type FakeGitHub,
 } from '../test/support/fakes/github-api.js';
+import { DeliveryClient, type TimedRequest } from './delivery-client.js';
 import { printFigures, round, stats, percentile, withSplitCairn, withStandaloneCairn } from './support.js';
 
 const SECRET = 'bench-webhook-secret';
@@ -28,24 +29,27 @@ function statusComment(issue: number, commentId = nextId++) {
   return issueCommentPayload(gitBase, 'acme/shop', issue, '/status', { commentId });
 }
 
-/** One delivery; answers the time to the 2xx in ms and the receipt's status. */
-async function deliver(base: string, payload: unknown, deliveryId: string) {
+/** One delivery's body and headers, signed as GitHub signs them. */
+function delivery(payload: unknown, deliveryId: string): TimedRequest {
   const body = JSON.stringify(payload);
-  const started = performance.now();
-  const response = await fetch(`${base}/webhooks/github`, {
-    method: 'POST',
+  return {
+    body,
     headers: {
       'content-type': 'application/json',
       'x-github-event': 'issue_comment',
       'x-github-delivery': deliveryId,
       'x-hub-signature-256': signGitHub(SECRET, body),
     },
-    body,
+  };
+}
+
+/** Deliveries sent at once (from the client's own thread); each one's time to its 2xx and receipt status. */
+async function deliverAll(base: string, requests: TimedRequest[]) {
+  const answers = await client.postAll(`${base}/webhooks/github`, requests);
+  return answers.map((answer) => {
+    if (answer.status !== 202) throw new Error(`webhook answered ${answer.status}: ${answer.text}`);
+    return { ms: answer.ms, status: (JSON.parse(answer.text) as { status: string }).status };
   });
-  const receipt = (await response.json()) as { status: string };
-  if (response.status !== 202)
-    throw new Error(`webhook answered ${response.status}: ${JSON.stringify(receipt)}`);
-  return { ms: performance.now() - started, status: receipt.status };
 }
 
 async function waitUntil(probe: () => boolean, timeoutMs: number): Promise<void> {
@@ -79,6 +83,29 @@ async function serverFigures(base: string) {
   };
 }
 
+/**
+ * Comments that mention nobody, which the server checks, parses and answers `ignored` without
+ * recording or starting anything: what the request path costs by itself, one at a time and
+ * CONCURRENT at once, with the server's CPU per delivery.
+ */
+async function ignoredDeliveries(base: string, issue: number) {
+  const ignored = (i: number) =>
+    delivery(issueCommentPayload(gitBase, 'acme/shop', issue, 'thanks', { commentId: nextId++ }), `ign-${i}`);
+  const before = await serverFigures(base);
+  const oneAtATime: number[] = [];
+  for (let i = 0; i < CONCURRENT; i++) oneAtATime.push((await deliverAll(base, [ignored(i)]))[0]!.ms);
+  const middle = await serverFigures(base);
+  const together = await deliverAll(base, Array.from({ length: CONCURRENT }, (_, i) => ignored(CONCURRENT + i)));
+  const after = await serverFigures(base);
+  if (together.some((answer) => answer.status !== 'ignored')) throw new Error('an ignored comment was acted on');
+  return {
+    oneAtATimeMs: { ...stats(oneAtATime), p99: round(percentile(oneAtATime, 0.99)) },
+    serverCpuMsPerDeliveryOneAtATime: round((middle.cpuMs - before.cpuMs) / CONCURRENT),
+    atOnceMs: { ...stats(together.map((a) => a.ms)), p99: round(percentile(together.map((a) => a.ms), 0.99)) },
+    serverCpuMsPerDeliveryAtOnce: round((after.cpuMs - middle.cpuMs) / CONCURRENT),
+  };
+}
+
 /** Rounds of CONCURRENT distinct deliveries sent at once; the time each took to its 2xx. */
 async function latency(base: string, github: FakeGitHub) {
   const times: number[] = [];
@@ -89,14 +116,25 @@ async function latency(base: string, github: FakeGitHub) {
   // A warm-up round, not counted: the first requests compile the route's validators, and the first
   // one clones the repository. Waiting for its answers keeps the clone out of the timed rounds (and
   // out of the queue behind 100 requests waiting for it: the core worker's activity slots).
-  await Promise.all(Array.from({ length: 5 }, (_, i) => deliver(base, statusComment(issue++), `warm-${i}`)));
+  await deliverAll(
+    base,
+    Array.from({ length: 5 }, (_, i) => delivery(statusComment(issue++), `warm-${i}`)),
+  );
   await waitUntil(() => github.comments.length >= 5, 5 * 60_000);
+  const requestPath = await ignoredDeliveries(base, issue);
+  // A second warm-up, not counted either: one round at once, waited for. A server that has run for
+  // a while has its request path compiled by the JIT; five requests leave most of it interpreted.
+  const warmed = github.comments.length + CONCURRENT;
+  await deliverAll(
+    base,
+    Array.from({ length: CONCURRENT }, (_, i) => delivery(statusComment(issue++), `warm-round-${i}`)),
+  );
+  await waitUntil(() => github.comments.length >= warmed, 5 * 60_000);
   for (let roundIndex = 0; roundIndex < ROUNDS; roundIndex++) {
     const before = await serverFigures(base);
-    const answers = await Promise.all(
-      Array.from({ length: CONCURRENT }, (_, i) =>
-        deliver(base, statusComment(issue++), `lat-${roundIndex}-${i}`),
-      ),
+    const answers = await deliverAll(
+      base,
+      Array.from({ length: CONCURRENT }, (_, i) => delivery(statusComment(issue++), `lat-${roundIndex}-${i}`)),
     );
     times.push(...answers.map((answer) => answer.ms));
     roundP99.push(
@@ -111,10 +149,12 @@ async function latency(base: string, github: FakeGitHub) {
     loopDelay.push(after.loopDelay);
     cpuMsPerDelivery.push(round((after.cpuMs - before.cpuMs) / CONCURRENT));
   }
-  const sent = 5 + ROUNDS * CONCURRENT;
+  const sent = 5 + CONCURRENT + ROUNDS * CONCURRENT;
   const answeredAt = performance.now();
   await waitUntil(() => github.comments.length >= sent, 10 * 60_000);
   return {
+    // The request path alone (signature, parse, the answer; nothing recorded, no work after).
+    requestPathOnly: requestPath,
     deliveries: ROUNDS * CONCURRENT,
     concurrent: CONCURRENT,
     webhookTo2xxMs: { ...stats(times), p99: round(percentile(times, 0.99)) },
@@ -148,7 +188,7 @@ async function duplicates(base: string, github: FakeGitHub) {
   for (let i = 0; i < deliveries.length; i += CONCURRENT) {
     const batch = deliveries.slice(i, i + CONCURRENT);
     receipts.push(
-      ...(await Promise.all(batch.map((d) => deliver(base, d.payload, d.id)))).map((a) => a.status),
+      ...(await deliverAll(base, batch.map((d) => delivery(d.payload, d.id)))).map((a) => a.status),
     );
   }
   await waitUntil(() => github.comments.length - before >= UNIQUE, 10 * 60_000);
@@ -166,6 +206,7 @@ async function duplicates(base: string, github: FakeGitHub) {
   };
 }
 
+const client = new DeliveryClient();
 const github = await startFakeGitHub();
 const fakes = fakeAssistants();
 const repository = makeTempRepo();
@@ -195,6 +236,7 @@ try {
   });
 } finally {
   await github.close();
+  await client.close();
   fakes.cleanup();
   repository.cleanup();
 }

@@ -9,9 +9,9 @@ import {
 import { usageLimitReset } from '../../domain/assistants/usage-limit.js';
 import { chooseAssistant } from '../../infra/assistants/choose-assistant.js';
 import { createAssistantProvider } from '../../infra/assistants/create-provider.js';
-import { withoutCodeHostTokens } from '../../infra/assistants/subprocess-env.js';
 import { AssistantError } from '../../infra/assistants/types.js';
 import { EnvLeakBlockedError } from '../../services/codebases/check-before-spawn.js';
+import { processEnvFor } from '../../services/codebases/untrusted-code.js';
 import type { ServiceContext } from '../../services/context.js';
 import {
   rememberProviderSession,
@@ -76,7 +76,7 @@ async function answer(scope: TurnScope): Promise<AnsweredTurn> {
     config: workspace.config.effective,
     logger: deps.logger,
     home: deps.home,
-    processEnv: workspace.untrusted ? withoutCodeHostTokens(deps.env) : deps.env,
+    processEnv: processEnvFor(deps.env, workspace.untrusted),
   });
   const ask = async (
     resumeSessionId: string | undefined,

@@ -8,6 +8,7 @@ import { createAssistantProvider } from '../../infra/assistants/create-provider.
 import { AssistantError, type AssistantName } from '../../infra/assistants/types.js';
 import { assertNoEnvLeak, EnvLeakBlockedError } from '../../services/codebases/check-before-spawn.js';
 import type { ServiceContext } from '../../services/context.js';
+import { processEnvFor, withoutRepositorySecrets } from '../../services/codebases/untrusted-code.js';
 import { NodeToolRecorder } from './node-tool-events.js';
 import { DEFAULT_NODE_TIMEOUT_MS, formatDuration, rethrowCancellation } from './node-support.js';
 import { checkAssistantOutput } from './output-format.js';
@@ -80,15 +81,10 @@ async function envLeakProblem(
   deps: ServiceContext,
   input: AssistantNodeInput,
   config: CairnConfig,
+  consent: boolean,
 ): Promise<string | undefined> {
-  const codebase = input.codebaseId ? await findCodebase(deps.db.knex, input.codebaseId) : undefined;
   try {
-    await assertNoEnvLeak({
-      dir: input.cwd,
-      consent: codebase?.allowEnvKeys ?? false,
-      config,
-      logger: deps.logger,
-    });
+    await assertNoEnvLeak({ dir: input.cwd, consent, config, logger: deps.logger });
     return undefined;
   } catch (error) {
     if (error instanceof EnvLeakBlockedError) return `env_leak_detected: ${error.detail}`;
@@ -135,8 +131,13 @@ export async function runAssistantNode(
   };
 
   const { home, environment, logger } = deps;
-  const config = deps.config.forRepository(input.cwd);
-  const leak = await envLeakProblem(deps, input, config);
+  const codebase = input.codebaseId ? await findCodebase(deps.db.knex, input.codebaseId) : undefined;
+  // The codebase's checkout (its base branch) decides, never the run's folder, which may hold a
+  // pull request's head; a fork's code gets none of the repository's secrets.
+  const repositoryConfig = deps.config.forRepository(codebase?.sourcePath ?? input.cwd);
+  const config = input.untrusted ? withoutRepositorySecrets(repositoryConfig) : repositoryConfig;
+  const consent = (codebase?.allowEnvKeys ?? false) && !input.untrusted;
+  const leak = await envLeakProblem(deps, input, config, consent);
   if (leak) return failed(leak);
 
   const assistant = chooseAssistant(config, input.provider);
@@ -145,7 +146,7 @@ export async function runAssistantNode(
     config: withModel(config.effective, assistant, input.model),
     logger,
     home,
-    processEnv: deps.env,
+    processEnv: processEnvFor(deps.env, input.untrusted),
   });
   const timeoutMs = input.timeoutMs ?? DEFAULT_NODE_TIMEOUT_MS;
   const idleTimeoutMs = input.options?.idleTimeoutMs;

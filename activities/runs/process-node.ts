@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { NodeExecution, NodeOutcome } from '../../domain/runs/run-contract.js';
 import { baseSubprocessEnv } from '../../infra/assistants/subprocess-env.js';
 import type { ServiceContext } from '../../services/context.js';
+import { processEnvFor } from '../../services/codebases/untrusted-code.js';
 import { runInProcessGroup, type ProcessRunEnd } from '../../infra/processes/run-process-group.js';
 import { DEFAULT_NODE_TIMEOUT_MS, formatDuration, rethrowCancellation } from './node-support.js';
 import { checkScriptOutput } from './output-format.js';
@@ -23,8 +24,9 @@ const STDERR_TAIL_CHARS = 2048;
 const MAX_SCRIPT_BYTES = 128 * 1024 - 1;
 
 /**
- * The script's environment: Cairn's own without its secrets (as for assistants), plus the
- * node's variables. User text reaches the script only through those variables.
+ * The script's environment: Cairn's own without its secrets (as for assistants; in a fork's code
+ * without the code-host tokens either), plus the node's variables. User text reaches the script
+ * only through those variables.
  */
 export function processNodeEnv(
   processEnv: NodeJS.ProcessEnv,
@@ -115,7 +117,7 @@ export async function runProcessNode(
   try {
     end = await runInProcessGroup(program.command, program.args, {
       cwd: input.cwd,
-      env: processNodeEnv(deps.env, input.env),
+      env: processNodeEnv(processEnvFor(deps.env, input.untrusted), input.env),
       signal: context.cancellationSignal,
       timeoutMs,
       maxStdoutBytes: MAX_PROCESS_OUTPUT_BYTES,

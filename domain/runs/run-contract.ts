@@ -71,6 +71,8 @@ export interface RunContext {
   artifactsDir: string;
   docsDir: string;
   baseBranch?: string;
+  /** The folder holds a fork's code (its worktree is `untrusted`): no node gets secrets. */
+  untrusted?: boolean;
   scriptsDir: string;
   /** Bodies of the command files the definition's command nodes name, looked up at start. */
   commands: Record<string, string>;
@@ -84,6 +86,8 @@ export interface NodeExecution {
   nodeId: string;
   conversationId: string | null;
   cwd: string;
+  /** The folder holds a fork's code: no repository `env`, no env-key consent, no code-host tokens. */
+  untrusted?: boolean;
   timeoutMs?: number;
   /** A JSON Schema the output must satisfy; the output is then the parsed JSON. */
   outputFormat?: Record<string, unknown>;

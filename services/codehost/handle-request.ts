@@ -109,8 +109,9 @@ export async function answerCodeHostRequest(
 
 /**
  * Puts the thread's conversation on the codebase (once: a user's `/codebase` choice stays) and,
- * in a pull request, in the pull request's worktree. A fork's pull request runs nothing unless
- * the codebase's base branch opts in (`allow_fork_pull_requests`), and never a workflow.
+ * for a question or a workflow run in a pull request, in the pull request's worktree at its head.
+ * A fork's pull request runs nothing unless the codebase's base branch opts in
+ * (`allow_fork_pull_requests`); then its worktree is untrusted: nothing there gets secrets.
  */
 async function placeConversation(
   context: ServiceContext,
@@ -126,33 +127,28 @@ async function placeConversation(
   const codebase = await findCodebase(knex, codebaseId);
   if (request.thread.kind !== 'pull' || !codebase || !onCodebase) return {};
   const command = parseCommand(request.text);
+  const runs = command.kind === 'command' && command.command.name === 'workflow run';
+  // Other commands read nothing of the head.
+  if (command.kind !== 'message' && !runs) return {};
   const head = await client.pullRequestHead(threadRef(request));
-  const what = request.platform === 'gitlab' ? 'merge request' : 'pull request';
-  if (head.fromFork) {
-    const log = {
+  if (head.fromFork && !context.config.forRepository(codebase.sourcePath).effective.allowForkPullRequests) {
+    const what = request.platform === 'gitlab' ? 'merge request' : 'pull request';
+    context.logger.info({
+      event: 'code_host.fork_refused',
       platform: request.platform,
       repository: request.repository.path,
       number: request.thread.number,
+      what: runs ? 'workflow' : 'message',
+    });
+    const fork = `comes from a fork, and ${codebase.name} does not let me work on forks' code.`;
+    return {
+      refusal:
+        (runs ? `Workflows do not run on this ${what}: it ${fork} ` : `This ${what} ${fork} `) +
+        'A maintainer can allow it (without secrets or env keys) with `allow_fork_pull_requests: true` ' +
+        'in `.cairn/config.yaml` on the default branch.',
     };
-    if (command.kind === 'command' && command.command.name === 'workflow run') {
-      context.logger.info({ event: 'code_host.fork_refused', ...log, what: 'workflow' });
-      return { refusal: `Workflows do not run on a ${what} from a fork.` };
-    }
-    if (
-      command.kind === 'message' &&
-      !context.config.forRepository(codebase.sourcePath).effective.allowForkPullRequests
-    ) {
-      context.logger.info({ event: 'code_host.fork_refused', ...log, what: 'message' });
-      return {
-        refusal:
-          `This ${what} comes from a fork, and ${codebase.name} does not let me work on forks' code. ` +
-          'A maintainer can allow it (without secrets or env keys) with `allow_fork_pull_requests: true` ' +
-          'in `.cairn/config.yaml` on the default branch.',
-      };
-    }
   }
-  // Commands read nothing of the head; a question is answered on it.
-  if (command.kind !== 'message') return {};
+  // A run starts from the head this worktree is at (services/runs/prepare-run.ts), untrusted with it.
   const worktree = await pullRequestWorktree(context, codebase, request.thread.number, head);
   await attachEnvironment(knex, conversation.id, worktree);
   return {};

@@ -1,5 +1,5 @@
 import { findCodebase } from '../../db/repositories/codebases.js';
-import { findEnvironment } from '../../db/repositories/isolation-environments.js';
+import { findEnvironment, type IsolationEnvironment } from '../../db/repositories/isolation-environments.js';
 import { findRun } from '../../db/repositories/workflow-runs.js';
 import type { ChatAddress } from '../../domain/chat/chat-address.js';
 import { parseThreadKey } from '../../domain/codehost/code-host-request.js';
@@ -9,15 +9,17 @@ import { gitCredentialsForUrl } from '../../infra/git/credentials.js';
 import { gitOutputOrUndefined, runGit } from '../../infra/git/run-git.js';
 import type { ChatPosts } from '../chat/chat-posts.js';
 import type { ServiceContext } from '../context.js';
+import { pullRequestRef } from './pull-request-worktree.js';
 
-export type PublishOutcome = 'published' | 'unchanged' | 'not_completed' | 'elsewhere';
+export type PublishOutcome = 'published' | 'unchanged' | 'not_completed' | 'elsewhere' | 'from_fork';
 
 /**
  * After a run started in a code-host thread completes: when its worktree's branch has commits
  * the base branch has not, the branch is pushed (with the platform's token, to Cairn's own
  * `cairn/run-…` branch) and proposed as a pull request (merge request), or the open one of the
  * branch is updated by the push; the thread gets one comment linking it. A run that changed
- * nothing, failed, or worked on another repository's codebase publishes nothing.
+ * nothing, failed, or worked on another repository's codebase publishes nothing; one on a fork's
+ * code never pushes it, and says so in the thread when it committed something.
  */
 export async function publishRunChanges(
   context: ServiceContext,
@@ -49,10 +51,10 @@ async function publish(
   if (
     !worktree ||
     !codebase?.url ||
-    worktree.untrusted ||
     !codebase.repositoryKey.endsWith(`/${thread.repositoryPath.toLowerCase()}`)
   )
     return 'elsewhere';
+  if (worktree.untrusted) return keepForkChanges(posts, input.address, worktree, run.id);
   const base = worktree.baseBranch ?? codebase.defaultBranch;
   if (!base) return 'unchanged';
   const ahead = await gitOutputOrUndefined(['rev-list', '--count', `refs/remotes/origin/${base}..HEAD`], {
@@ -87,4 +89,29 @@ async function publish(
     created: opened.created,
   });
   return 'published';
+}
+
+/**
+ * A run on a fork's code (an untrusted worktree) pushes nothing: the fork's commits would reach
+ * the repository with the platform's token. When the run committed something beyond the pull
+ * request's head, the thread is told why no pull request follows.
+ */
+async function keepForkChanges(
+  posts: ChatPosts,
+  address: ChatAddress,
+  worktree: IsolationEnvironment,
+  runId: string,
+): Promise<PublishOutcome> {
+  const thread = parseThreadKey(address.chatId);
+  const own = await gitOutputOrUndefined(['rev-list', '--count', `${pullRequestRef(thread.number)}..HEAD`], {
+    cwd: worktree.path,
+  });
+  if (!own || own === '0') return 'unchanged';
+  const what = address.platform === 'gitlab' ? 'merge request' : 'pull request';
+  await posts.ensure(
+    'fork-changes',
+    `Workflow run \`${runId}\` made ${own} commit(s) on \`${worktree.branch}\`. They were not pushed ` +
+      `and no ${what} was opened, because this ${what} comes from a fork.`,
+  );
+  return 'from_fork';
 }

@@ -5,6 +5,7 @@ import { attachEnvironment, type Conversation } from '../../db/repositories/conv
 import { findEnvironment, type IsolationEnvironment } from '../../db/repositories/isolation-environments.js';
 import { findCodebase, type Codebase } from '../../db/repositories/codebases.js';
 import { assertNoEnvLeak } from '../codebases/check-before-spawn.js';
+import { withoutRepositorySecrets } from '../codebases/untrusted-code.js';
 import { gitCredentialsForUrl } from '../../infra/git/credentials.js';
 import { ensureWorktree } from '../worktrees/worktrees.js';
 import { worktreesRootFor } from '../codebases/workspace.js';
@@ -43,11 +44,6 @@ async function givenPullRequestWorktree(
     : undefined;
 }
 
-/** What runs on code from outside the repository gets none of its secrets and no env-key consent. */
-function withoutSecrets(config: CairnConfig): CairnConfig {
-  return { ...config, effective: { ...config.effective, env: {}, allowTargetRepoKeys: false } };
-}
-
 /**
  * The folder a conversation's turn runs in: its own worktree (`cairn/thread-<hash>`) when it has
  * a codebase, created on the first turn and adopted after; a pull request's thread works in the
@@ -67,7 +63,7 @@ export async function prepareTurnWorkspace(
   // The base branch's config (the codebase's own checkout), never the worktree's.
   const baseConfig = deps.config.forRepository(codebase.sourcePath);
   const pull = await givenPullRequestWorktree(deps, conversation, codebase.id);
-  const config = pull?.untrusted ? withoutSecrets(baseConfig) : baseConfig;
+  const config = pull?.untrusted ? withoutRepositorySecrets(baseConfig) : baseConfig;
   const { environment: worktree } = await ensureWorktree({
     db,
     codebaseId: codebase.id,

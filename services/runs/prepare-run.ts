@@ -121,9 +121,10 @@ async function commandBodies(definition: WorkflowDefinition, cwd: string, deps: 
 interface RunPlace {
   cwd: string;
   baseBranch: string | undefined;
+  /** The folder holds a fork's code: the run's nodes get no secrets. */
+  untrusted: boolean;
 }
 
-/** The run's own worktree of the codebase; a run never falls back to the user's checkout. */
 /**
  * Where a run of a pull request's conversation starts: the head its `pr` worktree is at (and
  * whether that code came from a fork). Undefined for other conversations: the base branch.
@@ -141,6 +142,7 @@ async function pullRequestStart(
   return { commit, untrusted: attached.untrusted };
 }
 
+/** The run's own worktree of the codebase; a run never falls back to the user's checkout. */
 async function runWorktree(
   deps: ServiceContext,
   runId: string,
@@ -169,7 +171,11 @@ async function runWorktree(
       .knex('workflow_runs')
       .where({ id: runId })
       .update({ isolation_environment_id: environment.id });
-    return { cwd: environment.path, baseBranch: environment.baseBranch ?? undefined };
+    return {
+      cwd: environment.path,
+      baseBranch: environment.baseBranch ?? undefined,
+      untrusted: environment.untrusted,
+    };
   } catch (error) {
     refuse(`The run's worktree could not be made: ${(error as Error).message}`);
   }
@@ -182,7 +188,8 @@ async function sharedCheckout(
   definition: WorkflowDefinition,
   config: EffectiveConfig,
 ): Promise<RunPlace> {
-  if (!usesBaseBranch(definition)) return { cwd: codebase.sourcePath, baseBranch: undefined };
+  if (!usesBaseBranch(definition))
+    return { cwd: codebase.sourcePath, baseBranch: undefined, untrusted: false };
   try {
     const base = await resolveBaseBranch({
       repoPath: codebase.sourcePath,
@@ -190,7 +197,7 @@ async function sharedCheckout(
       usesBaseBranchVariable: true,
       credentials: codebase.url ? await gitCredentialsForUrl(codebase.url, deps.environment) : undefined,
     });
-    return { cwd: codebase.sourcePath, baseBranch: base.branch };
+    return { cwd: codebase.sourcePath, baseBranch: base.branch, untrusted: false };
   } catch (error) {
     refuse(`The run's base branch could not be resolved: ${(error as Error).message}`);
   }
@@ -212,13 +219,17 @@ async function parentPlace(
   if (parent.isolationEnvironmentId) {
     const environment = await findEnvironment(knex, parent.isolationEnvironmentId);
     if (!environment || environment.destroyedAt) refuse(`The worktree of run ${parentRunId} is gone.`);
-    return { cwd: environment.path, baseBranch: environment.baseBranch ?? undefined };
+    return {
+      cwd: environment.path,
+      baseBranch: environment.baseBranch ?? undefined,
+      untrusted: environment.untrusted,
+    };
   }
   if (codebase) {
     const config = deps.config.forRepository(codebase.sourcePath).effective;
     return sharedCheckout(deps, codebase, definition, config);
   }
-  return { cwd: join(deps.home, 'runs', parentRunId, 'work'), baseBranch: undefined };
+  return { cwd: join(deps.home, 'runs', parentRunId, 'work'), baseBranch: undefined, untrusted: false };
 }
 
 /**
@@ -247,7 +258,7 @@ export async function prepareRun(deps: ServiceContext, runId: string): Promise<P
         : await runWorktree(deps, runId, codebase, definition, config, conversation);
   else {
     // No codebase: the run gets a scratch folder of its own.
-    place = { cwd: join(deps.home, 'runs', runId, 'work'), baseBranch: undefined };
+    place = { cwd: join(deps.home, 'runs', runId, 'work'), baseBranch: undefined, untrusted: false };
     mkdirSync(place.cwd, { recursive: true });
   }
   const docsDir = config?.docs.path ?? 'docs/';
@@ -268,6 +279,7 @@ export async function prepareRun(deps: ServiceContext, runId: string): Promise<P
     artifactsDir,
     docsDir,
     baseBranch: place.baseBranch,
+    ...(place.untrusted && { untrusted: true }),
     scriptsDir: BUNDLED_SCRIPTS_DIR,
     commands,
     ...(run.inputs && { inputs: run.inputs }),

@@ -33,6 +33,31 @@ nodes:
     bash: ls
 `;
 
+/**
+ * A workflow that shows where it ran: a bash node prints the commit it is at and the names of its
+ * environment, an assistant node (its prompt names the run's message), then a bash node commits a
+ * change, but only on the fork's code (fork.txt).
+ */
+const PROBE_WORKFLOW = `name: probe
+description: where does it run
+nodes:
+  - id: look
+    bash: |
+      git rev-parse HEAD
+      env | cut -d= -f1 | sort | tr '\\n' ' '
+  - id: ask
+    depends_on: [look]
+    prompt: "[fake:reply probe asked] probe-node $ARGUMENTS"
+  - id: edit
+    depends_on: [ask]
+    bash: |
+      if [ -f fork.txt ]; then
+        echo changed > changed.txt
+        git add changed.txt
+        git -c user.name=Cairn -c user.email=cairn@example.invalid commit --quiet -m "A change"
+      fi
+`;
+
 /** A Note Hook payload as GitLab sends it, on a merge request of `project` (id `projectId`). */
 function notePayload(gitBase: string, project: string, projectId: number, iid: number, note: string) {
   return {
@@ -142,6 +167,33 @@ for (const kind of databaseKinds()) {
         );
       expect(turn, `a turn with ${marker}`).to.not.equal(undefined);
       return turn as { cwd: string; envNames: string[]; echoedEnv: Record<string, string> };
+    }
+
+    /** The status and node outputs of the run of `workflow` started with `message`, once it has ended. */
+    async function endedRun(workflow: string, message: string) {
+      const { knex } = core.test.db;
+      const deadline = Date.now() + 90_000;
+      for (;;) {
+        const run = await knex('workflow_runs').where({ workflow_name: workflow, message }).first();
+        if (run && ['completed', 'failed', 'cancelled'].includes(run.status)) {
+          const rows = (await knex('events')
+            .where({ run_id: run.id, type: 'node_completed' })
+            .select('node_id', 'payload')) as Array<{ node_id: string; payload: string }>;
+          const outputs = Object.fromEntries(
+            rows.map((row) => [row.node_id, (JSON.parse(row.payload) as { output: string }).output]),
+          );
+          return { id: run.id as string, status: run.status as string, outputs };
+        }
+        if (Date.now() > deadline)
+          throw new Error(`timed out waiting for the run of ${workflow} (${message})`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+
+    /** What the probe workflow's look node saw: the commit it was at and its environment's names. */
+    function looked(output: unknown) {
+      const [head, names] = String(output).split('\n');
+      return { head, names: (names ?? '').trim().split(' ') };
     }
 
     async function codebaseRows() {
@@ -372,9 +424,13 @@ for (const kind of databaseKinds()) {
       branch.cleanup();
     });
 
-    it("runs nothing on a fork's pull request unless the base branch opts in, never a workflow, and then without secrets", async () => {
+    it("runs nothing on a fork's pull request unless the base branch opts in, and then questions and workflow runs without secrets, pushing nothing", async () => {
       // acme/closed does not opt in; a fork's head that says it does changes nothing.
-      const closed = repo({ 'README.md': '# closed\n', '.cairn/config.yaml': BASE_CONFIG });
+      const closed = repo({
+        'README.md': '# closed\n',
+        '.cairn/config.yaml': BASE_CONFIG,
+        '.cairn/workflows/probe.yaml': PROBE_WORKFLOW,
+      });
       github.git.host('acme/closed', closed.path);
       const closedFork = branchOf(closed, { '.cairn/config.yaml': 'allow_fork_pull_requests: true\n' });
       repos.push(closedFork);
@@ -386,14 +442,27 @@ for (const kind of databaseKinds()) {
       );
       const refusal = await githubAnswer('acme/closed#6', 'comes from a fork');
       expect(refusal.body).to.contain('allow_fork_pull_requests');
+      await deliverGitHub(
+        commentPayload(github.url, 'acme/closed', 6, '/workflow run probe closed-fork', { pull: true }),
+      );
+      const runRefusal = await githubAnswer('acme/closed#6', 'Workflows do not run');
+      expect(runRefusal.body).to.contain('comes from a fork').and.contain('allow_fork_pull_requests: true');
+      expect(await core.test.db.knex('workflow_runs').where({ message: 'closed-fork' })).to.have.length(0);
 
       // acme/open opts in on its base branch.
       const open = repo({
         'README.md': '# open\n',
         '.cairn/config.yaml': `${BASE_CONFIG}allow_fork_pull_requests: true\n`,
+        '.cairn/workflows/probe.yaml': PROBE_WORKFLOW,
       });
       github.git.host('acme/open', open.path);
-      const fork = branchOf(open, { 'fork.txt': 'from a fork\n' });
+      const fork = branchOf(open, {
+        'fork.txt': 'from a fork\n',
+        // What the fork would like: neither is taken.
+        '.cairn/config.yaml': 'env:\n  REPO_SECRET: from-the-fork\nallow_fork_pull_requests: true\n',
+        '.cairn/workflows/probe.yaml':
+          "name: probe\ndescription: the fork's\nnodes:\n  - id: a\n    bash: echo fork\n",
+      });
       repos.push(fork);
       const head = github.pushPull('acme/open', 7, fork.path, 'mallory/open');
       await deliverGitHub(
@@ -410,12 +479,36 @@ for (const kind of databaseKinds()) {
       expect(existsSync(join(turn.cwd, '.cairn', 'config.yaml'))).to.equal(true);
       expect(git(turn.cwd, 'status', '--porcelain')).to.equal('');
 
+      // A workflow run, the first thing asked in another pull request of the fork: the base
+      // branch's definition, on the fork's head, without secrets, and nothing pushed.
+      expect(github.pushPull('acme/open', 9, fork.path, 'mallory/open')).to.equal(head);
       await deliverGitHub(
-        commentPayload(github.url, 'acme/open', 7, '/workflow run anything', { pull: true }),
+        commentPayload(github.url, 'acme/open', 9, '/workflow run probe from-the-fork', { pull: true }),
       );
-      await githubAnswer('acme/open#7', 'Workflows do not run on a pull request from a fork');
+      const forkRun = await endedRun('probe', 'from-the-fork');
+      expect(forkRun.status).to.equal('completed');
+      const seen = looked(forkRun.outputs.look);
+      expect(seen.head, 'the bash node works on the fork head').to.equal(head);
+      expect(seen.names)
+        .to.include('ARTIFACTS_DIR')
+        .and.not.include('GITHUB_TOKEN')
+        .and.not.include('REPO_SECRET');
+      const asked = turnWith('probe-node from-the-fork');
+      expect(asked.envNames).to.not.include('GITHUB_TOKEN');
+      expect(asked.envNames).to.not.include('REPO_SECRET');
+      expect(asked.echoedEnv.REPO_SECRET).to.equal(null);
+      // The assistant worked in the run's worktree of the fork head (its one commit since is the edit node's).
+      expect(git(asked.cwd, 'rev-parse', 'HEAD~1')).to.equal(head);
+      expect(git(asked.cwd, 'log', '-1', '--format=%s')).to.equal('A change');
+      const untold = await githubAnswer('acme/open#9', 'were not pushed');
+      expect(untold.body).to.contain(forkRun.id).and.contain('comes from a fork');
+      expect(github.opened.filter((opened) => opened.repository === 'acme/open')).to.have.length(0);
+      expect(github.callsOf('POST', /^\/acme\/open\.git\/git-receive-pack$/)).to.have.length(0);
+      expect(logs.lines.some((line) => line.runId === forkRun.id && line.reason === 'from_fork')).to.equal(
+        true,
+      );
 
-      // The same repository's own issue gets its secret: the check above could have failed.
+      // The same repository's own issue gets its secret: the checks above could have failed.
       await deliverGitHub(
         commentPayload(github.url, 'acme/open', 8, '@cairn-bot hi\n[fake:reply issue worked]'),
       );
@@ -423,6 +516,13 @@ for (const kind of databaseKinds()) {
       const trusted = turnWith('issue worked');
       expect(trusted.echoedEnv.REPO_SECRET).to.equal(REPO_SECRET);
       expect(trusted.envNames).to.include('GITHUB_TOKEN');
+      await deliverGitHub(
+        commentPayload(github.url, 'acme/open', 8, '/workflow run probe from-the-repository'),
+      );
+      const ownRun = await endedRun('probe', 'from-the-repository');
+      expect(ownRun.status).to.equal('completed');
+      expect(looked(ownRun.outputs.look).names).to.include('GITHUB_TOKEN');
+      expect(turnWith('probe-node from-the-repository').echoedEnv.REPO_SECRET).to.equal(REPO_SECRET);
       expect(JSON.stringify(core.fakes.invocations())).to.not.contain('fork answered');
     });
 
@@ -495,6 +595,45 @@ for (const kind of databaseKinds()) {
       );
       expect(refusal.body).to.contain('merge request');
       expect(JSON.stringify(core.fakes.invocations())).to.not.contain('fork merge request');
+      await deliverGitLab(notePayload(gitlab.url, project, 91, 4, '/workflow run probe gitlab-closed-fork'));
+      const runRefusal = await gitlab.waitFor(
+        () => gitlab.botNotes(`${project}!4`).find((note) => note.body.includes('Workflows do not run')),
+        'the refusal of the workflow run on the fork merge request',
+      );
+      expect(runRefusal.body).to.contain('merge request').and.contain('allow_fork_pull_requests: true');
+      expect(logs.text()).to.not.contain(GITLAB_TOKEN);
+    });
+
+    it("on GitLab runs a workflow on an opted-in fork's merge request at its head, without the token, pushing nothing", async () => {
+      const project = 'acme/platform/open';
+      const base = repo({
+        'README.md': '# open\n',
+        '.cairn/config.yaml': `${BASE_CONFIG}allow_fork_pull_requests: true\n`,
+        '.cairn/workflows/probe.yaml': PROBE_WORKFLOW,
+      });
+      gitlab.git.host(project, base.path);
+      const fork = branchOf(base, { 'fork.txt': 'from a fork\n' });
+      repos.push(fork);
+      const head = gitlab.pushMergeRequest(project, 3, fork.path, 93, 4321);
+      await deliverGitLab(notePayload(gitlab.url, project, 93, 3, '/workflow run probe from-a-gitlab-fork'));
+      const run = await endedRun('probe', 'from-a-gitlab-fork');
+      expect(run.status).to.equal('completed');
+      const seen = looked(run.outputs.look);
+      expect(seen.head, 'the bash node works on the fork head').to.equal(head);
+      expect(seen.names)
+        .to.include('ARTIFACTS_DIR')
+        .and.not.include('GITLAB_TOKEN')
+        .and.not.include('REPO_SECRET');
+      const asked = turnWith('probe-node from-a-gitlab-fork');
+      expect(asked.envNames).to.not.include('GITLAB_TOKEN').and.not.include('REPO_SECRET');
+      expect(git(asked.cwd, 'rev-parse', 'HEAD~1')).to.equal(head);
+      const untold = await gitlab.waitFor(
+        () => gitlab.botNotes(`${project}!3`).find((note) => note.body.includes('were not pushed')),
+        'the note that the changes were not pushed',
+      );
+      expect(untold.body).to.contain('no merge request was opened');
+      expect(gitlab.opened.filter((opened) => opened.project === project)).to.have.length(0);
+      expect(gitlab.callsOf('POST', /^\/acme\/platform\/open\.git\/git-receive-pack$/)).to.have.length(0);
       expect(logs.text()).to.not.contain(GITLAB_TOKEN);
     });
 

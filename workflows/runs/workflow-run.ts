@@ -347,6 +347,7 @@ export async function workflowRun(input: RunWorkflowInput): Promise<void> {
     nodeId: node.id,
     conversationId: context.conversationId,
     cwd: context.cwd,
+    ...(context.untrusted && { untrusted: true }),
     timeoutMs: node.timeoutMs,
     outputFormat: node.outputFormat,
   });

@@ -57,9 +57,7 @@ async function publish(
   if (worktree.untrusted) return keepForkChanges(posts, input.address, worktree, run.id);
   const base = worktree.baseBranch ?? codebase.defaultBranch;
   if (!base) return 'unchanged';
-  const ahead = await gitOutputOrUndefined(['rev-list', '--count', `refs/remotes/origin/${base}..HEAD`], {
-    cwd: worktree.path,
-  });
+  const ahead = await commitsOfTheRun(worktree.path, thread, base);
   if (!ahead || ahead === '0') return 'unchanged';
 
   const credentials = await gitCredentialsForUrl(codebase.url, context.environment);
@@ -89,6 +87,24 @@ async function publish(
     created: opened.created,
   });
   return 'published';
+}
+
+/**
+ * The commits the run made. In a pull request the run starts at the pull request's head, whose
+ * own commits the base branch has not either: counted from the base branch, a run that changed
+ * nothing would propose the pull request's commits again.
+ */
+async function commitsOfTheRun(
+  cwd: string,
+  thread: ReturnType<typeof parseThreadKey>,
+  base: string,
+): Promise<string | undefined> {
+  const count = (since: string) => gitOutputOrUndefined(['rev-list', '--count', `${since}..HEAD`], { cwd });
+  if (thread.kind === 'pull') {
+    const fromHead = await count(pullRequestRef(thread.number));
+    if (fromHead !== undefined) return fromHead;
+  }
+  return count(`refs/remotes/origin/${base}`);
 }
 
 /**

@@ -558,6 +558,20 @@ for (const kind of databaseKinds()) {
       expect(
         github.botComments('acme/tools#4').some((comment) => comment.body.includes('pull request')),
       ).to.equal(false);
+
+      // In a pull request the run starts at its head: the pull request's own commits are not the run's.
+      const branch = branchOf(base, { 'feature.txt': 'a feature\n' });
+      repos.push(branch);
+      github.pushPull('acme/tools', 5, branch.path);
+      await deliverGitHub(commentPayload(github.url, 'acme/tools', 5, '/workflow run noop', { pull: true }));
+      await github.waitFor(
+        () =>
+          logs.lines.filter(
+            (line) => line.event === 'code_host.run_not_published' && line.reason === 'unchanged',
+          ).length >= 2,
+        'the run on the pull request that changed nothing to be let be',
+      );
+      expect(github.opened.filter((opened) => opened.repository === 'acme/tools')).to.have.length(1);
     });
 
     it('on GitLab clones the project with its token, answers a merge request at its head, and refuses a fork', async () => {

@@ -196,6 +196,23 @@ for (const kind of databaseKinds()) {
       return { head, names: (names ?? '').trim().split(' ') };
     }
 
+    /**
+     * A probe run on a fork's code, ended: it completed, its bash node and its assistant worked on
+     * the fork's head without the platform's token or the repository's secret. The assistant's turn.
+     */
+    async function expectForkRunWithoutSecrets(message: string, head: string, token: string) {
+      const run = await endedRun('probe', message);
+      expect(run.status).to.equal('completed');
+      const seen = looked(run.outputs.look);
+      expect(seen.head, 'the bash node works on the fork head').to.equal(head);
+      expect(seen.names).to.include('ARTIFACTS_DIR').and.not.include(token).and.not.include('REPO_SECRET');
+      const asked = turnWith(`probe-node ${message}`);
+      expect(asked.envNames).to.not.include(token).and.not.include('REPO_SECRET');
+      // The assistant worked in the run's worktree of the fork head (its one commit since is the edit node's).
+      expect(git(asked.cwd, 'rev-parse', 'HEAD~1')).to.equal(head);
+      return { run, asked };
+    }
+
     async function codebaseRows() {
       return core.test.db.knex('codebases').select('*');
     }
@@ -485,20 +502,8 @@ for (const kind of databaseKinds()) {
       await deliverGitHub(
         commentPayload(github.url, 'acme/open', 9, '/workflow run probe from-the-fork', { pull: true }),
       );
-      const forkRun = await endedRun('probe', 'from-the-fork');
-      expect(forkRun.status).to.equal('completed');
-      const seen = looked(forkRun.outputs.look);
-      expect(seen.head, 'the bash node works on the fork head').to.equal(head);
-      expect(seen.names)
-        .to.include('ARTIFACTS_DIR')
-        .and.not.include('GITHUB_TOKEN')
-        .and.not.include('REPO_SECRET');
-      const asked = turnWith('probe-node from-the-fork');
-      expect(asked.envNames).to.not.include('GITHUB_TOKEN');
-      expect(asked.envNames).to.not.include('REPO_SECRET');
+      const { run: forkRun, asked } = await expectForkRunWithoutSecrets('from-the-fork', head, 'GITHUB_TOKEN');
       expect(asked.echoedEnv.REPO_SECRET).to.equal(null);
-      // The assistant worked in the run's worktree of the fork head (its one commit since is the edit node's).
-      expect(git(asked.cwd, 'rev-parse', 'HEAD~1')).to.equal(head);
       expect(git(asked.cwd, 'log', '-1', '--format=%s')).to.equal('A change');
       const untold = await githubAnswer('acme/open#9', 'were not pushed');
       expect(untold.body).to.contain(forkRun.id).and.contain('comes from a fork');
@@ -630,17 +635,7 @@ for (const kind of databaseKinds()) {
       repos.push(fork);
       const head = gitlab.pushMergeRequest(project, 3, fork.path, 93, 4321);
       await deliverGitLab(notePayload(gitlab.url, project, 93, 3, '/workflow run probe from-a-gitlab-fork'));
-      const run = await endedRun('probe', 'from-a-gitlab-fork');
-      expect(run.status).to.equal('completed');
-      const seen = looked(run.outputs.look);
-      expect(seen.head, 'the bash node works on the fork head').to.equal(head);
-      expect(seen.names)
-        .to.include('ARTIFACTS_DIR')
-        .and.not.include('GITLAB_TOKEN')
-        .and.not.include('REPO_SECRET');
-      const asked = turnWith('probe-node from-a-gitlab-fork');
-      expect(asked.envNames).to.not.include('GITLAB_TOKEN').and.not.include('REPO_SECRET');
-      expect(git(asked.cwd, 'rev-parse', 'HEAD~1')).to.equal(head);
+      await expectForkRunWithoutSecrets('from-a-gitlab-fork', head, 'GITLAB_TOKEN');
       const untold = await gitlab.waitFor(
         () => gitlab.botNotes(`${project}!3`).find((note) => note.body.includes('were not pushed')),
         'the note that the changes were not pushed',

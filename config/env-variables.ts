@@ -183,7 +183,7 @@ export const ENVIRONMENT_TABLE = {
     }),
     publicUrl: derived('PUBLIC_URL', {
       description:
-        "Address people open Cairn's web page at (https://cairn.example.com): a GitHub check run links to its run there",
+        "Address people open Cairn's web page at (https://cairn.example.com): a GitHub check run or a GitLab commit status links to its run there",
       defaultText: 'https://<DOMAIN> when DOMAIN is set; no link otherwise',
       read: (raw, env) =>
         raw?.trim().replace(/\/+$/, '') || (env.DOMAIN?.trim() ? `https://${env.DOMAIN.trim()}` : undefined),

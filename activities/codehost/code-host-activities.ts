@@ -155,14 +155,14 @@ export function createCodeHostActivities(deps: ServiceContext) {
       return refusalsFinal(() => publishRunChanges(deps, client, posts, input));
     },
 
-    /** A run started in a GitHub pull request gets a check run on its head; its id, or undefined. */
+    /** A run started in a pull request shows on its head (a check run, a commit status); its id, or undefined. */
     async startRunCheck(input: RunCheckInput): Promise<string | undefined> {
       const client = await clients(input.address.platform as CodeHostPlatform);
       if (!client) return undefined;
       return refusalsFinal(() => startRunCheck(deps, client, input));
     },
 
-    /** The run's check run completed with the run's outcome. */
+    /** The run's check run (commit status) completed with the run's outcome. */
     async completeRunCheck(input: RunCheckInput & { checkRunId: string }): Promise<void> {
       const client = await clients(input.address.platform as CodeHostPlatform);
       if (!client) return;

@@ -46,32 +46,38 @@ export interface OpenedPullRequest {
   created: boolean;
 }
 
-/** A check run to show on a commit (GitHub's Checks API): one per workflow run. */
-export interface CheckRunStart {
+/**
+ * A workflow run shown on a pull request's head commit, as the platform shows outside work: a
+ * check run on GitHub (the Checks API), a commit status on GitLab. One per workflow run.
+ */
+export interface RunStatusStart {
   repositoryPath: string;
   headSha: string;
   /** `cairn/<workflow>`. */
   name: string;
-  /** The workflow run's id: the check run of a run is found again by it, never made twice. */
+  /** The workflow run's id: a retried start finds what an earlier attempt made, never makes it twice. */
   externalId: string;
   detailsUrl?: string;
   title: string;
   summary: string;
 }
 
-export interface CheckRunEnd {
+export interface RunStatusEnd {
   conclusion: 'success' | 'failure' | 'cancelled' | 'neutral';
   title: string;
   summary: string;
 }
 
-/** The platform will not let these credentials write check runs (a personal token on GitHub: 403). */
-export class CheckRunsRefused extends Error {}
+/**
+ * The platform will not let these credentials show run statuses (403): a personal token on GitHub,
+ * a token without the api scope or the Developer role on GitLab.
+ */
+export class RunStatusRefused extends Error {}
 
-export interface CheckRuns {
-  /** The run's check run on the commit (in progress): the one made earlier for `externalId`, or a new one. */
-  start(check: CheckRunStart): Promise<string>;
-  complete(repositoryPath: string, checkRunId: string, end: CheckRunEnd): Promise<void>;
+export interface RunStatuses {
+  /** The run's status on the commit, in progress; what `complete` takes to find it again. */
+  start(status: RunStatusStart): Promise<string>;
+  complete(repositoryPath: string, statusId: string, end: RunStatusEnd): Promise<void>;
 }
 
 export interface CodeHostClient extends ChatMessenger {
@@ -88,8 +94,8 @@ export interface CodeHostClient extends ChatMessenger {
   openPullRequest(change: ProposedChange): Promise<OpenedPullRequest>;
   /** The login the token acts as: the bot's own comments are never answered. */
   botLogin(): Promise<string>;
-  /** Check runs on commits, where the platform has them (GitHub). */
-  readonly checkRuns?: CheckRuns;
+  /** A workflow run's status on a commit: check runs (GitHub), commit statuses (GitLab). */
+  readonly runStatuses?: RunStatuses;
 }
 
 /** Statuses after which a platform may say when to come back: rate limits, and 5xx during maintenance. */

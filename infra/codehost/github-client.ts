@@ -5,9 +5,9 @@ import { parseThreadKey } from '../../domain/codehost/code-host-request.js';
 import { splitMessage } from '../../domain/chat/split-message.js';
 import { waitOutRateLimits } from '../chat/rate-limit-waits.js';
 import {
-  CheckRunsRefused,
   codeHostWaitMs,
-  type CheckRuns,
+  RunStatusRefused,
+  type RunStatuses,
   type CodeHostClient,
   type ProposedChange,
   type ThreadRef,
@@ -76,12 +76,12 @@ async function checksCall<T>(work: () => Promise<T>): Promise<T> {
     return await call(work);
   } catch (error) {
     if (statusOf(error) === 403 && githubWait(error) === undefined)
-      throw new CheckRunsRefused(`GitHub refused check runs (403): ${(error as Error).message}`);
+      throw new RunStatusRefused(`GitHub refused check runs (403): ${(error as Error).message}`);
     throw error;
   }
 }
 
-function checkRunsOf(octokit: Octokit): CheckRuns {
+function checkRunsOf(octokit: Octokit): RunStatuses {
   return {
     async start(check) {
       const repository = repoOf(check.repositoryPath);
@@ -146,7 +146,7 @@ export function createGitHubClient(connection: GitHubConnection): CodeHostClient
 
   return {
     platform: 'github',
-    checkRuns: checkRunsOf(octokit),
+    runStatuses: checkRunsOf(octokit),
     editIntervalMs: EDIT_INTERVAL_MS,
     answersInPlace: true,
 

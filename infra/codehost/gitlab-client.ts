@@ -1,16 +1,13 @@
 import { Gitlab } from '@gitbeaker/rest';
-import { ChatDeliveryRefused, type ChatMessageOptions } from '../../domain/chat/chat-messenger.js';
+import type { ChatMessageOptions } from '../../domain/chat/chat-messenger.js';
 import type { ChatAddress } from '../../domain/chat/chat-address.js';
 import { parseThreadKey } from '../../domain/codehost/code-host-request.js';
 import { splitMessage } from '../../domain/chat/split-message.js';
 import { waitOutRateLimits } from '../chat/rate-limit-waits.js';
-import {
-  codeHostWaitMs,
-  type CodeHostClient,
-  type ProposedChange,
-  type ThreadRef,
-} from './code-host-client.js';
+import type { CodeHostClient, ProposedChange, ThreadRef } from './code-host-client.js';
 import { commentWithButtons } from './comment-text.js';
+import { call, gitlabWait, responseOf } from './gitlab-calls.js';
+import { commitStatusesOf } from './gitlab-commit-statuses.js';
 import { singleCallRequester } from './gitlab-requester.js';
 
 export interface GitLabConnection {
@@ -32,36 +29,10 @@ interface GitLabNote {
   author?: { username?: string };
 }
 
-interface GitbeakerError {
-  cause?: { response?: { status: number; headers: Headers } };
-}
-
-function responseOf(error: unknown) {
-  return (error as GitbeakerError)?.cause?.response;
-}
-
-const gitlabWait = (error: unknown) => {
-  const response = responseOf(error);
-  if (!response) return undefined;
-  return codeHostWaitMs(response.status, Object.fromEntries(response.headers.entries()));
-};
-
-async function call<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await waitOutRateLimits(work, gitlabWait);
-  } catch (error) {
-    const status = responseOf(error)?.status;
-    if (status === 401 || status === 403 || status === 404 || status === 422) {
-      throw new ChatDeliveryRefused(
-        `GitLab refused the call (${status}): ${(error as Error).message}`,
-        'gitlab',
-      );
-    }
-    throw error;
-  }
-}
-
-/** GitLab through GitBeaker: notes as the reply messenger, membership, award emoji, thread context. */
+/**
+ * GitLab through GitBeaker: notes as the reply messenger, membership, award emoji, thread context,
+ * commit statuses.
+ */
 export function createGitLabClient(connection: GitLabConnection): CodeHostClient {
   // One call per request (see gitlab-requester.ts): Retry-After and RateLimit-Reset are waited out here.
   const api = new Gitlab({
@@ -77,6 +48,7 @@ export function createGitLabClient(connection: GitLabConnection): CodeHostClient
 
   return {
     platform: 'gitlab',
+    runStatuses: commitStatusesOf(api),
     editIntervalMs: EDIT_INTERVAL_MS,
     answersInPlace: true,
 

@@ -1,34 +1,50 @@
 import { findRun, type WorkflowRun } from '../../db/repositories/workflow-runs.js';
-import type { ChatAddress } from '../../domain/chat/chat-address.js';
+import type { ChatAddress, CodeHostPlatform } from '../../domain/chat/chat-address.js';
 import { parseThreadKey } from '../../domain/codehost/code-host-request.js';
 import {
-  CheckRunsRefused,
-  type CheckRunEnd,
+  RunStatusRefused,
   type CodeHostClient,
+  type RunStatusEnd,
 } from '../../infra/codehost/code-host-client.js';
 import type { ServiceContext } from '../context.js';
 
-// A workflow run started in a GitHub pull request shows as a check run on the pull request's
-// head (`cairn/<workflow>`): in progress while the run goes, then its outcome. Credentials that
-// may not write checks (a personal token: only Apps may) are logged once and left alone.
+// A workflow run started in a pull request (merge request) shows on its head as `cairn/<workflow>`:
+// a check run on GitHub, a commit status on GitLab; in progress while the run goes, then its
+// outcome. Credentials that may not write them (a personal token on GitHub: only Apps may; a
+// GitLab token without the api scope or the Developer role) are logged once and left alone.
 
 export interface RunCheckInput {
   address: ChatAddress;
   runId: string;
 }
 
-/** Repositories whose check runs were refused, logged once each by a service (a process has one). */
+/** What the log says when a platform refuses, once per repository. */
+const REFUSALS: Record<CodeHostPlatform, { event: string; message: string }> = {
+  github: {
+    event: 'code_host.check_runs_refused',
+    message: 'GitHub refused check runs: they need a GitHub App (GITHUB_APP_ID) with the Checks permission',
+  },
+  gitlab: {
+    event: 'code_host.commit_statuses_refused',
+    message: 'GitLab refused commit statuses: GITLAB_TOKEN needs the api scope and the Developer role',
+  },
+};
+
+/** Repositories whose run statuses were refused, logged once each by a service (a process has one). */
 const refusedOnce = new WeakMap<ServiceContext, Set<string>>();
 
-function refused(context: ServiceContext, repositoryPath: string, error: CheckRunsRefused): undefined {
+function refused(
+  context: ServiceContext,
+  platform: CodeHostPlatform,
+  repositoryPath: string,
+  error: RunStatusRefused,
+): undefined {
   const logged = refusedOnce.get(context) ?? new Set<string>();
   refusedOnce.set(context, logged);
-  if (!logged.has(repositoryPath)) {
-    logged.add(repositoryPath);
-    context.logger.warn(
-      { event: 'code_host.check_runs_refused', repository: repositoryPath, detail: error.message },
-      'GitHub refused check runs: they need a GitHub App (GITHUB_APP_ID) with the Checks permission',
-    );
+  if (!logged.has(`${platform}:${repositoryPath}`)) {
+    logged.add(`${platform}:${repositoryPath}`);
+    const { event, message } = REFUSALS[platform];
+    context.logger.warn({ event, repository: repositoryPath, detail: error.message }, message);
   }
   return undefined;
 }
@@ -38,13 +54,13 @@ function runLink(context: ServiceContext, runId: string): string | undefined {
   return base ? `${base}/runs/${encodeURIComponent(runId)}` : undefined;
 }
 
-/** The check run of a run started in a GitHub pull request, in progress; undefined where there is none. */
+/** The run's status on its pull request's head, in progress; undefined where there is none. */
 export async function startRunCheck(
   context: ServiceContext,
   client: CodeHostClient,
   input: RunCheckInput,
 ): Promise<string | undefined> {
-  if (input.address.platform !== 'github' || !client.checkRuns) return undefined;
+  if (!client.runStatuses) return undefined;
   const thread = parseThreadKey(input.address.chatId);
   if (thread.kind !== 'pull') return undefined;
   const run = await findRun(context.db.knex, input.runId);
@@ -55,7 +71,7 @@ export async function startRunCheck(
     number: thread.number,
   });
   try {
-    return await client.checkRuns.start({
+    return await client.runStatuses.start({
       repositoryPath: thread.repositoryPath,
       headSha: head.sha,
       name: `cairn/${run.workflowName}`,
@@ -65,20 +81,21 @@ export async function startRunCheck(
       summary: `Workflow run \`${run.id}\` started from this pull request.`,
     });
   } catch (error) {
-    if (error instanceof CheckRunsRefused) return refused(context, thread.repositoryPath, error);
+    if (error instanceof RunStatusRefused)
+      return refused(context, client.platform, thread.repositoryPath, error);
     throw error;
   }
 }
 
-const CONCLUSIONS: Partial<Record<WorkflowRun['status'], CheckRunEnd['conclusion']>> = {
+const CONCLUSIONS: Partial<Record<WorkflowRun['status'], RunStatusEnd['conclusion']>> = {
   completed: 'success',
   failed: 'failure',
   cancelled: 'cancelled',
   abandoned: 'cancelled',
 };
 
-/** What the check run says at the end: the outcome, and the run's error when it failed. */
-export function checkRunEnd(run: WorkflowRun): CheckRunEnd {
+/** What the run's status says at the end: the outcome, and the run's error when it failed. */
+export function checkRunEnd(run: WorkflowRun): RunStatusEnd {
   const conclusion = CONCLUSIONS[run.status] ?? 'neutral';
   const cost = run.totalCostUsd > 0 ? ` Cost: $${run.totalCostUsd.toFixed(2)}.` : '';
   const error = run.error ? `\n\n> ${run.error.slice(0, 1_000).split('\n').join('\n> ')}` : '';
@@ -89,20 +106,20 @@ export function checkRunEnd(run: WorkflowRun): CheckRunEnd {
   };
 }
 
-/** The run's check run completed with its outcome (an update: doing it twice changes nothing). */
+/** The run's status completed with its outcome (doing it twice changes nothing). */
 export async function completeRunCheck(
   context: ServiceContext,
   client: CodeHostClient,
   input: RunCheckInput & { checkRunId: string },
 ): Promise<void> {
-  if (!client.checkRuns) return;
+  if (!client.runStatuses) return;
   const run = await findRun(context.db.knex, input.runId);
   if (!run) return;
   const { repositoryPath } = parseThreadKey(input.address.chatId);
   try {
-    await client.checkRuns.complete(repositoryPath, input.checkRunId, checkRunEnd(run));
+    await client.runStatuses.complete(repositoryPath, input.checkRunId, checkRunEnd(run));
   } catch (error) {
-    if (error instanceof CheckRunsRefused) return refused(context, repositoryPath, error);
+    if (error instanceof RunStatusRefused) return refused(context, client.platform, repositoryPath, error);
     throw error;
   }
 }

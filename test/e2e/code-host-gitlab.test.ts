@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { codeHostWorkflowId } from '../../domain/codehost/code-host-work.js';
 import { databaseKinds } from '../support/databases.js';
 import { startLiveCore, type LiveCore } from '../support/live-core.js';
+import { captureLogs } from '../support/logs.js';
 import {
   GITLAB_TOKEN,
   rateLimitUsedUp,
@@ -67,6 +68,9 @@ for (const kind of databaseKinds()) {
     let gitlab: FakeGitLab;
     let core: LiveCore;
     let deliveries = 0;
+    /** Merge request !3's head commit. */
+    let head = '';
+    const logs = captureLogs('debug');
 
     async function deliver(
       payload: unknown,
@@ -88,7 +92,13 @@ for (const kind of databaseKinds()) {
       gitlab = await startFakeGitLab();
       core = await startLiveCore(
         kind,
-        { 'README.md': '# api\n' },
+        {
+          'README.md': '# api\n',
+          '.cairn/workflows/tidy.yaml':
+            'name: tidy\ndescription: passes\nnodes:\n  - id: look\n    bash: ls\n',
+          '.cairn/workflows/broken.yaml':
+            'name: broken\ndescription: fails\nnodes:\n  - id: fail\n    bash: echo nope >&2; exit 3\n',
+        },
         {
           env: {
             GITLAB_TOKEN,
@@ -97,13 +107,15 @@ for (const kind of databaseKinds()) {
             GITLAB_WEBHOOK_SIGNING_SECRET: SIGNING_SECRET,
             GITLAB_BOT_MENTION: 'cairn-bot',
             GITLAB_ALLOWED_USERS: 'Alice,bob',
+            PUBLIC_URL: 'https://cairn.example.com/',
           },
+          logger: logs.logger,
         },
       );
       // The first mention clones the project from the fake GitLab with the token; merge request
       // !3 is a branch of it, worked on at its head.
       gitlab.git.host(PROJECT, core.repo.path);
-      gitlab.pushMergeRequest(PROJECT, 3, core.repo.path, 77);
+      head = gitlab.pushMergeRequest(PROJECT, 3, core.repo.path, 77);
       gitBase = gitlab.url;
     });
 
@@ -199,6 +211,100 @@ for (const kind of databaseKinds()) {
       );
       expect(gitlab.botNotes(`${PROJECT}#5`)).to.have.length(1);
       expect(gitlab.awards.map((award) => award.on)).to.not.include(`note:${stranger.object_attributes.id}`);
+    });
+    /** The workflow runs of `workflow` that have ended, oldest first. */
+    async function endedRuns(workflow: string) {
+      return (await core.test.db
+        .knex('workflow_runs')
+        .where({ workflow_name: workflow })
+        .whereIn('status', ['completed', 'failed', 'cancelled'])
+        .orderBy('created_at')
+        .select('id', 'status')) as Array<{ id: string; status: string }>;
+    }
+
+    /** The ended runs of `workflow`, once there are `count` of them. */
+    async function endedRunsReaching(workflow: string, count: number) {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const ended = await endedRuns(workflow);
+        if (ended.length >= count || Date.now() > deadline) return ended;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+
+    const statusPosts = () => gitlab.callsOf('POST', new RegExp(`^/api/v4/projects/${PROJECT}/statuses/`));
+
+    it("shows a workflow run started in a merge request as a commit status on its head: running, then the run's outcome", async () => {
+      await deliver(notePayload({ iid: 3, mergeRequest: true, note: '/workflow run tidy' }));
+      const passed = await gitlab.waitFor(
+        () => gitlab.statuses.find((status) => status.name === 'cairn/tidy' && status.status === 'success'),
+        'the commit status of tidy to succeed',
+      );
+      const [run] = await endedRuns('tidy');
+      expect(run?.status).to.equal('completed');
+      expect(passed).to.include({ project: PROJECT, sha: head, ref: 'main', description: 'tidy completed' });
+      expect(passed.states).to.deep.equal(['running', 'success']);
+      expect(passed.targetUrl).to.equal(`https://cairn.example.com/runs/${run!.id}`);
+      // Set through POST /projects/:id/statuses/:sha, the end on the same ref and pipeline as the start.
+      const posted = statusPosts().map((call) => ({ path: call.path, status: call.status, ...call.body }));
+      expect(posted).to.have.length(2);
+      expect(posted[0]).to.deep.include({
+        path: `/api/v4/projects/${PROJECT}/statuses/${head}`,
+        status: 201,
+        state: 'running',
+        name: 'cairn/tidy',
+        description: 'tidy is running',
+      });
+      expect(posted[1]).to.deep.include({
+        state: 'success',
+        name: 'cairn/tidy',
+        ref: 'main',
+        pipeline_id: passed.pipelineId,
+        status: 201,
+      });
+
+      await deliver(notePayload({ iid: 3, mergeRequest: true, note: '/workflow run broken' }));
+      const failed = await gitlab.waitFor(
+        () => gitlab.statuses.find((status) => status.name === 'cairn/broken' && status.status === 'failed'),
+        'the commit status of broken to fail',
+      );
+      expect(failed.sha).to.equal(head);
+      expect(failed.states).to.deep.equal(['running', 'failed']);
+      expect(failed.description).to.equal('broken failed');
+      // One status per workflow run, each set twice.
+      expect(gitlab.statuses.map((status) => status.name)).to.deep.equal(['cairn/tidy', 'cairn/broken']);
+      expect(statusPosts()).to.have.length(4);
+    });
+
+    it('logs a 403 on commit statuses once per project, and the runs go on without a status', async () => {
+      gitlab.statusesRefused.add(PROJECT);
+      const statusesBefore = gitlab.statuses.length;
+      const postsBefore = statusPosts().length;
+      const endedBefore = (await endedRuns('tidy')).length;
+      try {
+        for (const round of [1, 2]) {
+          await deliver(notePayload({ iid: 3, mergeRequest: true, note: '/workflow run tidy' }));
+          const ended = await endedRunsReaching('tidy', endedBefore + round);
+          expect(ended.map((run) => run.status)).to.deep.equal(Array(endedBefore + round).fill('completed'));
+          // Each run asks once: a refusal is not retried.
+          await gitlab.waitFor(
+            () => statusPosts().length === postsBefore + round,
+            `the status of run ${round} to be asked for`,
+          );
+        }
+        expect(
+          statusPosts()
+            .slice(postsBefore)
+            .map((call) => call.status),
+        ).to.deep.equal([403, 403]);
+        const refusals = logs.lines.filter((line) => line.event === 'code_host.commit_statuses_refused');
+        expect(refusals).to.have.length(1);
+        expect(refusals[0]!.repository).to.equal(PROJECT);
+        expect(gitlab.statuses).to.have.length(statusesBefore);
+        expect(logs.text()).to.not.contain(GITLAB_TOKEN);
+      } finally {
+        gitlab.statusesRefused.delete(PROJECT);
+      }
     });
   });
 }

@@ -32,15 +32,18 @@ const publish = proxyActivities<CodeHostActivities>({
   retry: RETRY,
 });
 
-// A run's check run is started with a few quick tries (about half a minute), so an outage of the
-// Checks API never holds up the run's progress in the thread; it is completed with the retries of
-// the rest, as the run has ended by then.
+// A run's check run (commit status) is started with a few quick tries (about half a minute), so an
+// outage of the platform's API never holds up the run's progress in the thread; it is completed
+// with the retries of the rest, as the run has ended by then.
 const checks = proxyActivities<CodeHostActivities>({
   startToCloseTimeout: '2 minutes',
   retry: { ...RETRY, maximumAttempts: 5 },
 });
 
-/** A check run is a courtesy: when GitHub keeps refusing it, the run's answer in the thread goes on. */
+/**
+ * A check run (commit status) is a courtesy: when the platform keeps refusing it, the run's answer
+ * in the thread goes on.
+ */
 async function optional<T>(step: Promise<T>): Promise<T | undefined> {
   try {
     return await step;
@@ -68,11 +71,14 @@ export async function chatReplyWorkflow(input: ChatReplyInput): Promise<void> {
       replyTo: input.replyTo,
     });
     const codeHost = input.address.platform === 'github' || input.address.platform === 'gitlab';
-    // In a GitHub pull request the run shows as a check run on its head, while it goes and at its end.
-    const checkRunId =
-      input.address.platform === 'github' && patched('code-host-check-run')
-        ? await optional(checks.startRunCheck({ address: input.address, runId: input.runId }))
-        : undefined;
+    // In a pull request the run shows on its head while it goes and at its end: a check run on
+    // GitHub, a commit status on GitLab (each platform behind its own patch, for runs in flight).
+    const showsOnHead =
+      (input.address.platform === 'github' && patched('code-host-check-run')) ||
+      (input.address.platform === 'gitlab' && patched('code-host-commit-status'));
+    const checkRunId = showsOnHead
+      ? await optional(checks.startRunCheck({ address: input.address, runId: input.runId }))
+      : undefined;
     await follow.followRunInChat({ address: input.address, runId: input.runId });
     if (checkRunId)
       await optional(publish.completeRunCheck({ address: input.address, runId: input.runId, checkRunId }));

@@ -59,6 +59,30 @@ export class FakeGitRepositories {
     }
   }
 
+  /** Whether a hosted repository has the commit (on any ref). */
+  hasCommit(path: string, sha: string): boolean {
+    if (!this.hosted.has(path) || !/^[0-9a-f]{40}$/.test(sha)) return false;
+    try {
+      git(this.bareOf(path), 'rev-parse', '--verify', '--quiet', `${sha}^{commit}`);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The branches of a hosted repository whose history holds the commit. */
+  branchesContaining(path: string, sha: string): string[] {
+    const listed = git(
+      this.bareOf(path),
+      'for-each-ref',
+      '--contains',
+      sha,
+      '--format=%(refname:short)',
+      'refs/heads/',
+    );
+    return listed ? listed.split('\n') : [];
+  }
+
   bareOf(path: string): string {
     return join(this.root.path, `${path}.git`);
   }

@@ -1,12 +1,19 @@
 /**
  * A fake of GitLab's REST API (v4) on loopback, for the real GitBeaker client: the calls the bot
- * makes (the current user, project membership, notes on issues and merge requests, award emoji),
- * answered with GitLab's shapes and statuses, each recorded. Webhooks are signed as GitLab signs
- * them: the X-Gitlab-Token secret, and the Standard Webhooks headers with a signing token.
+ * makes (the current user, project membership, notes on issues and merge requests, award emoji,
+ * commit statuses), answered with GitLab's shapes and statuses, each recorded. Webhooks are
+ * signed as GitLab signs them: the X-Gitlab-Token secret, and the Standard Webhooks headers with a
+ * signing token.
  */
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { ApiRefusal, FakeCodeHostServer, type FakeComment, type FaultAnswer } from './code-host-fake.js';
+import {
+  ApiRefusal,
+  FakeCodeHostServer,
+  type FakeComment,
+  type FaultAnswer,
+  type RouteAnswer,
+} from './code-host-fake.js';
 
 export { serverError, tooManyRequests } from './code-host-fake.js';
 
@@ -42,6 +49,32 @@ export function signGitLab(
   return { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': `v1,${signature}` };
 }
 
+/** What a state asks of a commit status: GitLab's state-machine event and the states it may leave. */
+const STATUS_EVENTS: Record<string, { event: string; from: string[] }> = {
+  pending: { event: 'enqueue', from: ['created'] },
+  running: { event: 'run', from: ['created', 'pending'] },
+  success: { event: 'success', from: ['created', 'pending', 'running'] },
+  failed: { event: 'drop', from: ['created', 'pending', 'running'] },
+  canceled: { event: 'cancel', from: ['created', 'pending', 'running'] },
+  skipped: { event: 'skip', from: ['created', 'pending'] },
+};
+
+/** A commit status set through the API, as it stands, with every state it went through. */
+export interface FakeCommitStatus {
+  id: number;
+  project: string;
+  sha: string;
+  ref: string;
+  name: string;
+  status: string;
+  pipelineId: number;
+  description?: string;
+  targetUrl?: string;
+  states: string[];
+  /** A later status of the same name in the pipeline took its place (GitLab's `retried`). */
+  retried: boolean;
+}
+
 export class FakeGitLab extends FakeCodeHostServer {
   readonly bot = { username: 'cairn-bot', id: 1 };
   /** user id -> access level (30 Developer, 20 Reporter); anyone else is not a member. */
@@ -62,6 +95,11 @@ export class FakeGitLab extends FakeCodeHostServer {
     title: string;
     description: string;
   }> = [];
+  readonly statuses: FakeCommitStatus[] = [];
+  /** Projects whose commit statuses the token may not set (a Reporter, a token without the api scope): 403. */
+  readonly statusesRefused = new Set<string>();
+  /** Pipelines of commits: GitLab makes an external one for a status on a commit that has none. */
+  private readonly pipelines: Array<{ id: number; project: string; sha: string; ref: string }> = [];
   private nextId = 3000;
 
   constructor() {
@@ -142,6 +180,25 @@ export class FakeGitLab extends FakeCodeHostServer {
         .reverse()
         .map((note) => this.view(note)),
     }));
+    this.route('POST', new RegExp(`^${project}/statuses/([^/]+)$`), (match, body) =>
+      this.setStatus(match[1]!, match[2]!, body),
+    );
+    this.route(
+      'GET',
+      new RegExp(`^${project}/repository/commits/([^/]+)/statuses$`),
+      (match, _body, query) => {
+        if (!this.git.hasCommit(match[1]!, match[2]!)) throw new ApiRefusal(404, '404 Commit Not Found');
+        const found = this.statuses.filter(
+          (status) =>
+            status.project === match[1] &&
+            status.sha === match[2] &&
+            (query.get('all') === 'true' || !status.retried) &&
+            (!query.get('ref') || status.ref === query.get('ref')) &&
+            (!query.get('name') || status.name === query.get('name')),
+        );
+        return { status: 200, body: found.map((status) => this.statusView(status)) };
+      },
+    );
     this.route('POST', new RegExp(`^${thread}/notes/(\\d+)/award_emoji$`), (match, body, query) => {
       this.awards.push({ on: `note:${match[4]}`, name: String(body.name ?? query.get('name')) });
       return { status: 201, body: { id: this.nextId++, name: body.name } };
@@ -150,6 +207,91 @@ export class FakeGitLab extends FakeCodeHostServer {
       this.awards.push({ on: key(match), name: String(body.name ?? query.get('name')) });
       return { status: 201, body: { id: this.nextId++, name: body.name } };
     });
+  }
+
+  /**
+   * POST /projects/:id/statuses/:sha as GitLab's CreateCommitStatusService does it: the status is
+   * found by name and ref among the running or pending ones of the commit's newest pipeline (or
+   * the one named), or made; a state its state machine cannot reach from there is a 400.
+   */
+  private setStatus(project: string, sha: string, body: Record<string, unknown>): RouteAnswer {
+    if (this.statusesRefused.has(project)) throw new ApiRefusal(403, '403 Forbidden');
+    const state = String(body.state ?? '');
+    const transition = STATUS_EVENTS[state];
+    if (!transition) return { status: 400, body: { error: 'state does not have a valid value' } };
+    if (!this.git.hasCommit(project, sha)) throw new ApiRefusal(404, '404 Commit Not Found');
+    const askedRef = typeof body.ref === 'string' ? body.ref : undefined;
+    const askedPipeline = body.pipeline_id === undefined ? undefined : Number(body.pipeline_id);
+    const matching = this.pipelines
+      .filter(
+        (pipeline) =>
+          pipeline.project === project &&
+          pipeline.sha === sha &&
+          (askedRef === undefined || pipeline.ref === askedRef) &&
+          (askedPipeline === undefined || pipeline.id === askedPipeline),
+      )
+      .at(-1);
+    if (askedPipeline !== undefined && !matching)
+      throw new ApiRefusal(404, '404 Pipeline for pipeline_id, sha and ref Not Found');
+    const ref = askedRef ?? matching?.ref ?? this.git.branchesContaining(project, sha)[0];
+    if (!ref) throw new ApiRefusal(404, '404 References for commit Not Found');
+    const pipeline = matching ?? { id: this.nextId++, project, sha, ref };
+    if (!matching) this.pipelines.push(pipeline);
+    const name = String(body.name ?? body.context ?? 'default');
+    const found = this.statuses.find(
+      (status) =>
+        status.pipelineId === pipeline.id &&
+        status.name === name &&
+        status.ref === ref &&
+        (status.status === 'running' || status.status === 'pending'),
+    );
+    const status: FakeCommitStatus = found ?? {
+      id: this.nextId++,
+      project,
+      sha,
+      ref,
+      name,
+      status: 'created',
+      pipelineId: pipeline.id,
+      states: [],
+      retried: false,
+    };
+    if (!transition.from.includes(status.status)) {
+      const { event } = transition;
+      throw new ApiRefusal(
+        400,
+        `Cannot transition status via :${event} from :${status.status} (Reason(s): Status cannot transition via "${event}")`,
+      );
+    }
+    status.status = state;
+    status.states.push(state);
+    if (typeof body.description === 'string') status.description = body.description;
+    if (typeof body.target_url === 'string') status.targetUrl = body.target_url;
+    if (!found) {
+      for (const older of this.statuses)
+        if (older.pipelineId === pipeline.id && older.name === name) older.retried = true;
+      this.statuses.push(status);
+    }
+    return { status: 201, body: this.statusView(status) };
+  }
+
+  private statusView(status: FakeCommitStatus) {
+    return {
+      id: status.id,
+      sha: status.sha,
+      ref: status.ref,
+      status: status.status,
+      name: status.name,
+      target_url: status.targetUrl ?? null,
+      description: status.description ?? null,
+      created_at: new Date().toISOString(),
+      started_at: null,
+      finished_at: null,
+      allow_failure: false,
+      coverage: null,
+      pipeline_id: status.pipelineId,
+      author: { username: this.bot.username, id: this.bot.id },
+    };
   }
 
   protected authorized(headers: IncomingMessage['headers']): boolean {

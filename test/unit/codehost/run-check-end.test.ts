@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import type { WorkflowRun } from '../../../db/repositories/workflow-runs.js';
 import { checkRunEnd } from '../../../services/codehost/run-check.js';
+import { commitStatusState } from '../../../infra/codehost/gitlab-commit-statuses.js';
+import { RUN_STATUSES } from '../../../domain/runs/run-status.js';
 
 function run(status: WorkflowRun['status'], extra: Partial<WorkflowRun> = {}): WorkflowRun {
   return {
@@ -45,5 +47,24 @@ describe("checkRunEnd: a run's outcome as its check run's conclusion", () => {
     expect(end.title).to.equal('review failed');
     expect(end.summary).to.equal('Workflow run `run-1` failed. Cost: $0.13.\n\n> node fail exited 3\n> nope');
     expect(checkRunEnd(run('completed')).summary).to.equal('Workflow run `run-1` completed.');
+  });
+});
+
+describe("commitStatusState: a run's outcome as the state of its GitLab commit status", () => {
+  it('maps each run status to a state GitLab can reach from running', () => {
+    const states = Object.fromEntries(
+      RUN_STATUSES.map((status) => [status, commitStatusState(checkRunEnd(run(status)).conclusion)]),
+    );
+    expect(states).to.deep.equal({
+      completed: 'success',
+      failed: 'failed',
+      cancelled: 'canceled',
+      abandoned: 'canceled',
+      // Still under way when its following ended (a cancel the run had not taken yet): GitLab
+      // has no neutral, and its skipped cannot follow running.
+      pending: 'canceled',
+      running: 'canceled',
+      paused: 'canceled',
+    });
   });
 });

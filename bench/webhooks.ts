@@ -95,13 +95,25 @@ async function ignoredDeliveries(base: string, issue: number) {
   const oneAtATime: number[] = [];
   for (let i = 0; i < CONCURRENT; i++) oneAtATime.push((await deliverAll(base, [ignored(i)]))[0]!.ms);
   const middle = await serverFigures(base);
-  const together = await deliverAll(base, Array.from({ length: CONCURRENT }, (_, i) => ignored(CONCURRENT + i)));
+  const together = await deliverAll(
+    base,
+    Array.from({ length: CONCURRENT }, (_, i) => ignored(CONCURRENT + i)),
+  );
   const after = await serverFigures(base);
-  if (together.some((answer) => answer.status !== 'ignored')) throw new Error('an ignored comment was acted on');
+  if (together.some((answer) => answer.status !== 'ignored'))
+    throw new Error('an ignored comment was acted on');
   return {
     oneAtATimeMs: { ...stats(oneAtATime), p99: round(percentile(oneAtATime, 0.99)) },
     serverCpuMsPerDeliveryOneAtATime: round((middle.cpuMs - before.cpuMs) / CONCURRENT),
-    atOnceMs: { ...stats(together.map((a) => a.ms)), p99: round(percentile(together.map((a) => a.ms), 0.99)) },
+    atOnceMs: {
+      ...stats(together.map((a) => a.ms)),
+      p99: round(
+        percentile(
+          together.map((a) => a.ms),
+          0.99,
+        ),
+      ),
+    },
     serverCpuMsPerDeliveryAtOnce: round((after.cpuMs - middle.cpuMs) / CONCURRENT),
   };
 }
@@ -134,7 +146,9 @@ async function latency(base: string, github: FakeGitHub) {
     const before = await serverFigures(base);
     const answers = await deliverAll(
       base,
-      Array.from({ length: CONCURRENT }, (_, i) => delivery(statusComment(issue++), `lat-${roundIndex}-${i}`)),
+      Array.from({ length: CONCURRENT }, (_, i) =>
+        delivery(statusComment(issue++), `lat-${roundIndex}-${i}`),
+      ),
     );
     times.push(...answers.map((answer) => answer.ms));
     roundP99.push(
@@ -188,7 +202,12 @@ async function duplicates(base: string, github: FakeGitHub) {
   for (let i = 0; i < deliveries.length; i += CONCURRENT) {
     const batch = deliveries.slice(i, i + CONCURRENT);
     receipts.push(
-      ...(await deliverAll(base, batch.map((d) => delivery(d.payload, d.id)))).map((a) => a.status),
+      ...(
+        await deliverAll(
+          base,
+          batch.map((d) => delivery(d.payload, d.id)),
+        )
+      ).map((a) => a.status),
     );
   }
   await waitUntil(() => github.comments.length - before >= UNIQUE, 10 * 60_000);

@@ -502,7 +502,11 @@ for (const kind of databaseKinds()) {
       await deliverGitHub(
         commentPayload(github.url, 'acme/open', 9, '/workflow run probe from-the-fork', { pull: true }),
       );
-      const { run: forkRun, asked } = await expectForkRunWithoutSecrets('from-the-fork', head, 'GITHUB_TOKEN');
+      const { run: forkRun, asked } = await expectForkRunWithoutSecrets(
+        'from-the-fork',
+        head,
+        'GITHUB_TOKEN',
+      );
       expect(asked.echoedEnv.REPO_SECRET).to.equal(null);
       expect(git(asked.cwd, 'log', '-1', '--format=%s')).to.equal('A change');
       const untold = await githubAnswer('acme/open#9', 'were not pushed');

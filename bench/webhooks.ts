@@ -43,6 +43,9 @@ function delivery(payload: unknown, deliveryId: string): TimedRequest {
   };
 }
 
+const p99 = (times: number[]) => round(percentile(times, 0.99));
+const withP99 = (times: number[]) => ({ ...stats(times), p99: p99(times) });
+
 /** Deliveries sent at once (from the client's own thread); each one's time to its 2xx and receipt status. */
 async function deliverAll(base: string, requests: TimedRequest[]) {
   const answers = await client.postAll(`${base}/webhooks/github`, requests);
@@ -103,17 +106,9 @@ async function ignoredDeliveries(base: string, issue: number) {
   if (together.some((answer) => answer.status !== 'ignored'))
     throw new Error('an ignored comment was acted on');
   return {
-    oneAtATimeMs: { ...stats(oneAtATime), p99: round(percentile(oneAtATime, 0.99)) },
+    oneAtATimeMs: withP99(oneAtATime),
     serverCpuMsPerDeliveryOneAtATime: round((middle.cpuMs - before.cpuMs) / CONCURRENT),
-    atOnceMs: {
-      ...stats(together.map((a) => a.ms)),
-      p99: round(
-        percentile(
-          together.map((a) => a.ms),
-          0.99,
-        ),
-      ),
-    },
+    atOnceMs: withP99(together.map((answer) => answer.ms)),
     serverCpuMsPerDeliveryAtOnce: round((after.cpuMs - middle.cpuMs) / CONCURRENT),
   };
 }
@@ -150,15 +145,9 @@ async function latency(base: string, github: FakeGitHub) {
         delivery(statusComment(issue++), `lat-${roundIndex}-${i}`),
       ),
     );
-    times.push(...answers.map((answer) => answer.ms));
-    roundP99.push(
-      round(
-        percentile(
-          answers.map((answer) => answer.ms),
-          0.99,
-        ),
-      ),
-    );
+    const roundTimes = answers.map((answer) => answer.ms);
+    times.push(...roundTimes);
+    roundP99.push(p99(roundTimes));
     const after = await serverFigures(base);
     loopDelay.push(after.loopDelay);
     cpuMsPerDelivery.push(round((after.cpuMs - before.cpuMs) / CONCURRENT));
@@ -171,7 +160,7 @@ async function latency(base: string, github: FakeGitHub) {
     requestPathOnly: requestPath,
     deliveries: ROUNDS * CONCURRENT,
     concurrent: CONCURRENT,
-    webhookTo2xxMs: { ...stats(times), p99: round(percentile(times, 0.99)) },
+    webhookTo2xxMs: withP99(times),
     // The first round meets idle workers; later ones compete with the work of the rounds before.
     p99ByRoundMs: roundP99,
     // The server's event-loop delay during each round (until its last 2xx), p99 and max.

@@ -1,5 +1,5 @@
 import { findCodebase } from '../../db/repositories/codebases.js';
-import { findEnvironment, type IsolationEnvironment } from '../../db/repositories/isolation-environments.js';
+import { findEnvironment } from '../../db/repositories/isolation-environments.js';
 import { findRun } from '../../db/repositories/workflow-runs.js';
 import type { ChatAddress } from '../../domain/chat/chat-address.js';
 import { parseThreadKey } from '../../domain/codehost/code-host-request.js';
@@ -54,11 +54,12 @@ async function publish(
     !codebase.repositoryKey.endsWith(`/${thread.repositoryPath.toLowerCase()}`)
   )
     return 'elsewhere';
-  if (worktree.untrusted) return keepForkChanges(posts, input.address, worktree, run.id);
-  const base = worktree.baseBranch ?? codebase.defaultBranch;
-  if (!base) return 'unchanged';
-  const ahead = await commitsOfTheRun(worktree.path, thread, base);
+  const base = worktree.baseBranch ?? codebase.defaultBranch ?? undefined;
+  // A fork's run is counted from the pull request's head only: its base holds none of the fork's commits.
+  const ahead = await commitsOfTheRun(worktree.path, thread, worktree.untrusted ? undefined : base);
   if (!ahead || ahead === '0') return 'unchanged';
+  if (worktree.untrusted) return keepForkChanges(posts, input.address, worktree.branch, run.id, ahead);
+  if (!base) return 'unchanged';
 
   const credentials = await gitCredentialsForUrl(codebase.url, context.environment);
   // The branch is Cairn's own (cairn/run-…): a retried push replaces what an earlier attempt sent.
@@ -97,36 +98,32 @@ async function publish(
 async function commitsOfTheRun(
   cwd: string,
   thread: ReturnType<typeof parseThreadKey>,
-  base: string,
+  base: string | undefined,
 ): Promise<string | undefined> {
   const count = (since: string) => gitOutputOrUndefined(['rev-list', '--count', `${since}..HEAD`], { cwd });
   if (thread.kind === 'pull') {
     const fromHead = await count(pullRequestRef(thread.number));
     if (fromHead !== undefined) return fromHead;
   }
-  return count(`refs/remotes/origin/${base}`);
+  return base ? count(`refs/remotes/origin/${base}`) : undefined;
 }
 
 /**
  * A run on a fork's code (an untrusted worktree) pushes nothing: the fork's commits would reach
  * the repository with the platform's token. When the run committed something beyond the pull
- * request's head, the thread is told why no pull request follows.
+ * request's head (`commits` of its own), the thread is told why no pull request follows.
  */
 async function keepForkChanges(
   posts: ChatPosts,
   address: ChatAddress,
-  worktree: IsolationEnvironment,
+  branch: string,
   runId: string,
+  commits: string,
 ): Promise<PublishOutcome> {
-  const thread = parseThreadKey(address.chatId);
-  const own = await gitOutputOrUndefined(['rev-list', '--count', `${pullRequestRef(thread.number)}..HEAD`], {
-    cwd: worktree.path,
-  });
-  if (!own || own === '0') return 'unchanged';
   const what = address.platform === 'gitlab' ? 'merge request' : 'pull request';
   await posts.ensure(
     'fork-changes',
-    `Workflow run \`${runId}\` made ${own} commit(s) on \`${worktree.branch}\`. They were not pushed ` +
+    `Workflow run \`${runId}\` made ${commits} commit(s) on \`${branch}\`. They were not pushed ` +
       `and no ${what} was opened, because this ${what} comes from a fork.`,
   );
   return 'from_fork';

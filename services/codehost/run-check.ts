@@ -41,8 +41,9 @@ function refused(
 ): undefined {
   const logged = refusedOnce.get(context) ?? new Set<string>();
   refusedOnce.set(context, logged);
-  if (!logged.has(`${platform}:${repositoryPath}`)) {
-    logged.add(`${platform}:${repositoryPath}`);
+  const key = `${platform}:${repositoryPath}`;
+  if (!logged.has(key)) {
+    logged.add(key);
     const { event, message } = REFUSALS[platform];
     context.logger.warn({ event, repository: repositoryPath, detail: error.message }, message);
   }

@@ -30,7 +30,7 @@ function summary(rows) {
   );
   const lines = [
     `suite time: hooks ${seconds(all.hooks)} s, tests ${seconds(all.tests)} s`,
-    'total s  hooks  tests  file',
+    '    s  hooks  tests  file',
   ];
   for (const [file, entry] of [...files].sort((a, b) => total(b[1]) - total(a[1])).slice(0, SHOWN_FILES)) {
     lines.push(`${seconds(total(entry))}  ${seconds(entry.hooks)}  ${seconds(entry.tests)}  ${file}`);

@@ -50,39 +50,45 @@ export async function createWorkers(options: WorkerSetOptions): Promise<WorkerSe
     ],
   };
   const sinks = tracing?.sinks;
-  const core = await Worker.create({
-    connection: options.connection,
-    namespace: options.namespace,
-    taskQueue: options.taskQueue,
-    workflowBundle: options.workflowBundle,
-    activities: createCoreActivities(options.dependencies),
-    interceptors,
-    sinks,
-    ...(options.coreActivitySlots ? { maxConcurrentActivityTaskExecutions: options.coreActivitySlots } : {}),
-    shutdownGraceTime: grace,
-  });
-  const runs = await Worker.create({
-    connection: options.connection,
-    namespace: options.namespace,
-    taskQueue: runQueueFor(options.taskQueue),
-    workflowBundle: options.workflowBundle,
-    activities: createRunQueueActivities(options.dependencies),
-    interceptors,
-    sinks,
-    maxConcurrentActivityTaskExecutions: MAX_RUN_ACTIVITIES,
-    shutdownGraceTime: grace,
-  });
-  const assistant = await Worker.create({
-    connection: options.connection,
-    namespace: options.namespace,
-    taskQueue: assistantQueueFor(options.taskQueue),
-    activities: createAssistantActivities(options.dependencies),
-    interceptors,
-    maxConcurrentActivityTaskExecutions: options.maxConcurrentAssistantSessions,
-    // Turns learn of a cancel from a heartbeat's answer: send theirs on, not every 24 s.
-    maxHeartbeatThrottleInterval: CANCELLABLE_HEARTBEAT_MS,
-    shutdownGraceTime: grace,
-  });
+  // Created side by side: each workflow worker loads the bundle into its own threads, so this
+  // takes one load's time instead of two (start-up, and every test that starts workers).
+  const [core, runs, assistant] = await Promise.all([
+    Worker.create({
+      connection: options.connection,
+      namespace: options.namespace,
+      taskQueue: options.taskQueue,
+      workflowBundle: options.workflowBundle,
+      activities: createCoreActivities(options.dependencies),
+      interceptors,
+      sinks,
+      ...(options.coreActivitySlots
+        ? { maxConcurrentActivityTaskExecutions: options.coreActivitySlots }
+        : {}),
+      shutdownGraceTime: grace,
+    }),
+    Worker.create({
+      connection: options.connection,
+      namespace: options.namespace,
+      taskQueue: runQueueFor(options.taskQueue),
+      workflowBundle: options.workflowBundle,
+      activities: createRunQueueActivities(options.dependencies),
+      interceptors,
+      sinks,
+      maxConcurrentActivityTaskExecutions: MAX_RUN_ACTIVITIES,
+      shutdownGraceTime: grace,
+    }),
+    Worker.create({
+      connection: options.connection,
+      namespace: options.namespace,
+      taskQueue: assistantQueueFor(options.taskQueue),
+      activities: createAssistantActivities(options.dependencies),
+      interceptors,
+      maxConcurrentActivityTaskExecutions: options.maxConcurrentAssistantSessions,
+      // Turns learn of a cancel from a heartbeat's answer: send theirs on, not every 24 s.
+      maxHeartbeatThrottleInterval: CANCELLABLE_HEARTBEAT_MS,
+      shutdownGraceTime: grace,
+    }),
+  ]);
   const workers = [core, runs, assistant];
   return {
     workers,

@@ -23,6 +23,12 @@ export interface ChatMessenger {
   /** How often one message may be edited while a turn streams, below the platform's limit. */
   readonly editIntervalMs: number;
   /**
+   * The least time between two writes to one message, which the final edit waits instead of
+   * editIntervalMs (unset: editIntervalMs): an answer that is ready is not held back for the
+   * streaming pace, only kept inside the platform's spacing of writes.
+   */
+  readonly writeGapMs?: number;
+  /**
    * The answer replaces the placeholder in batch mode too, instead of following as new messages:
    * code hosts keep one tracking comment per request (a chat wants the answer to notify).
    */

@@ -29,6 +29,8 @@ export interface GitHubConnection {
 const GITHUB_COMMENT_LIMIT = 65_536;
 // Secondary rate limits count content-changing calls (about 80 a minute): stay well inside.
 const EDIT_INTERVAL_MS = 3_000;
+// GitHub asks for at least a second between content-changing calls: what a ready answer waits.
+const WRITE_GAP_MS = 1_000;
 const WRITE_PERMISSIONS = new Set(['admin', 'maintain', 'write']);
 
 interface OctokitError {
@@ -148,6 +150,7 @@ export function createGitHubClient(connection: GitHubConnection): CodeHostClient
     platform: 'github',
     runStatuses: checkRunsOf(octokit),
     editIntervalMs: EDIT_INTERVAL_MS,
+    writeGapMs: WRITE_GAP_MS,
     answersInPlace: true,
 
     split: (markdown) => splitMessage(markdown, GITHUB_COMMENT_LIMIT - 200),

@@ -19,6 +19,8 @@ export interface GitLabConnection {
 // GitLab refuses notes over 1,000,000 characters; stay below with room for the buttons' line.
 const GITLAB_NOTE_LIMIT = 1_000_000;
 const EDIT_INTERVAL_MS = 3_000;
+// The same one-second spacing of writes as on GitHub, for the edit that carries a ready answer.
+const WRITE_GAP_MS = 1_000;
 // Developer (30) and above may push.
 const DEVELOPER_ACCESS = 30;
 
@@ -50,6 +52,7 @@ export function createGitLabClient(connection: GitLabConnection): CodeHostClient
     platform: 'gitlab',
     runStatuses: commitStatusesOf(api),
     editIntervalMs: EDIT_INTERVAL_MS,
+    writeGapMs: WRITE_GAP_MS,
     answersInPlace: true,
 
     split: (markdown) => splitMessage(markdown, GITLAB_NOTE_LIMIT - 200),

@@ -3,7 +3,8 @@ import type { ChatMessageOptions, ChatMessenger } from '../../domain/chat/chat-m
 
 /**
  * Edits one message no more often than the platform allows, and only when its text changes. A
- * newer text that comes too soon waits for a later round; a final one waits out the interval.
+ * newer text that comes too soon waits for a later round; a final one waits out the platform's
+ * gap between writes (messenger.writeGapMs, else the edit interval).
  */
 export class ThrottledEditor {
   private shown: string;
@@ -24,7 +25,10 @@ export class ThrottledEditor {
     const { final, ...message } = options;
     if (text === this.shown && !final) return;
     if (text === this.shown && message.buttons === undefined) return;
-    const wait = this.lastEditAt + this.messenger.editIntervalMs - Date.now();
+    const gap = final
+      ? (this.messenger.writeGapMs ?? this.messenger.editIntervalMs)
+      : this.messenger.editIntervalMs;
+    const wait = this.lastEditAt + gap - Date.now();
     if (wait > 0) {
       if (!final) return;
       await pause(wait, this.signal);

@@ -48,9 +48,9 @@ describe('the Dockerfile, replayed in a fresh folder (no Docker engine here)', f
     ...extra,
   });
 
-  before(function () {
+  before(async function () {
     this.timeout(20 * 60_000);
-    stages = replayDockerfile({
+    stages = await replayDockerfile({
       dockerfile: join(ROOT, 'Dockerfile'),
       contextDir: ROOT,
       workDir: work.path,

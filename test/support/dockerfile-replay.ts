@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { DockerfileParser, type Instruction } from 'dockerfile-ast';
@@ -6,7 +6,10 @@ import { DockerfileParser, type Instruction } from 'dockerfile-ast';
 // No Docker engine here. This replays a Dockerfile's stages in folders: each stage gets a root
 // folder standing for its filesystem, COPY copies the build context (the folder's files, less what
 // .dockerignore excludes) or another stage's files into it, WORKDIR and ENV are followed, and each
-// RUN that can run on this machine runs with `sh -c` in the stage's working folder.
+// RUN that can run on this machine runs with `sh -c` in the stage's working folder. Stages run side
+// by side where the Dockerfile lets them (as BuildKit does): a stage waits only for the stage it is
+// built FROM and for those it copies from, so the build stage and the production `npm ci` overlap
+// (the replay is the suite's slowest file).
 
 export interface ReplayedStage {
   name: string | undefined;
@@ -114,47 +117,51 @@ function flag(instruction: Instruction, name: string): string | undefined {
   );
 }
 
-/** Replays the Dockerfile in `workDir`; returns its stages, the last one being the image. */
-export function replayDockerfile(options: {
+/** Runs a RUN command with `sh -c`; rejects with its output if it fails. */
+function runShell(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/bin/sh', ['-c', command], { cwd, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new Error(`RUN ${command} failed (${code ?? signal}):\n${stdout}\n${stderr}`));
+    });
+  });
+}
+
+/** Replays the Dockerfile in `workDir`; returns its stages in Dockerfile order, the last one being the image. */
+export async function replayDockerfile(options: {
   dockerfile: string;
   contextDir: string;
   workDir: string;
   policy: RunPolicy;
   /** Added to every RUN's environment (this machine's PATH, caches). */
   env: NodeJS.ProcessEnv;
-}): ReplayedStage[] {
+}): Promise<ReplayedStage[]> {
   const document = DockerfileParser.parse(readFileSync(options.dockerfile, 'utf8'));
   const context = buildContextFiles(options.contextDir);
-  const stages: ReplayedStage[] = [];
   const inImage = (stage: ReplayedStage, path: string) =>
     join(stage.root, posix.resolve(stage.workdir, path));
-  let stage: ReplayedStage | undefined;
 
+  const groups: Array<{ from: Instruction; body: Instruction[] }> = [];
   for (const instruction of document.getInstructions()) {
+    if (instruction.getKeyword() === 'FROM') groups.push({ from: instruction, body: [] });
+    else if (groups.length === 0) throw new Error(`${instruction.getKeyword()} before any FROM`);
+    else groups.at(-1)!.body.push(instruction);
+  }
+
+  const stages: ReplayedStage[] = [];
+  const finished = new Map<ReplayedStage, Promise<void>>();
+
+  async function replay(stage: ReplayedStage, instruction: Instruction, earlier: ReplayedStage[]) {
     const keyword = instruction.getKeyword();
     const args = instruction.getArguments().map((argument) => argument.getValue());
     const content =
       (instruction as Instruction & { getArgumentsContent(): string | null }).getArgumentsContent() ?? '';
-    if (keyword === 'FROM') {
-      const [image, as, name] = args;
-      const root = join(options.workDir, `stage-${stages.length}`);
-      mkdirSync(root, { recursive: true });
-      const parent = stages.find((earlier) => earlier.name === image);
-      // A stage built on an earlier one starts from a copy of its files and settings.
-      if (parent) cpSync(parent.root, root, { recursive: true, verbatimSymlinks: true });
-      stage = {
-        name: as?.toUpperCase() === 'AS' ? name : undefined,
-        root,
-        workdir: parent?.workdir ?? '/',
-        workdirPath: '',
-        env: { ...(parent?.env ?? {}) },
-        runs: [],
-      };
-      stage.workdirPath = inImage(stage, '.');
-      stages.push(stage);
-      continue;
-    }
-    if (!stage) throw new Error(`${keyword} before any FROM`);
     switch (keyword) {
       case 'WORKDIR':
         stage.workdir = posix.resolve(stage.workdir, args[0]!);
@@ -173,10 +180,12 @@ export function replayDockerfile(options: {
         const destination = args.at(-1)!;
         const from = flag(instruction, 'from');
         const intoFolder = sources.length > 1 || destination.endsWith('/');
+        const origin = from ? earlier.find(({ name }) => name === from) : undefined;
+        if (from && !origin) throw new Error(`COPY --from=${from}: no such stage`);
+        // Another stage's files are taken once that stage is done.
+        if (origin) await finished.get(origin);
         for (const source of sources) {
-          if (from) {
-            const origin = stages.find((earlier) => earlier.name === from);
-            if (!origin) throw new Error(`COPY --from=${from}: no such stage`);
+          if (origin) {
             const target = inImage(stage, destination);
             mkdirSync(dirname(target), { recursive: true });
             cpSync(join(origin.root, source), target, { recursive: true, verbatimSymlinks: true });
@@ -190,12 +199,9 @@ export function replayDockerfile(options: {
                 target:
                   file === prefix
                     ? intoFolder
-                      ? join(inImage(stage!, destination), posix.basename(file))
-                      : inImage(stage!, destination)
-                    : join(
-                        inImage(stage!, destination),
-                        prefix === '' ? file : file.slice(prefix.length + 1),
-                      ),
+                      ? join(inImage(stage, destination), posix.basename(file))
+                      : inImage(stage, destination)
+                    : join(inImage(stage, destination), prefix === '' ? file : file.slice(prefix.length + 1)),
               }));
             if (copied.length === 0) throw new Error(`COPY ${source}: not in the build context`);
             for (const { file, target } of copied) {
@@ -214,16 +220,7 @@ export function replayDockerfile(options: {
           break;
         }
         const started = Date.now();
-        const result = spawnSync('/bin/sh', ['-c', command], {
-          cwd: stage.workdirPath,
-          env: { ...options.env, ...stage.env },
-          encoding: 'utf8',
-          maxBuffer: 64 * 1024 * 1024,
-        });
-        if (result.status !== 0)
-          throw new Error(
-            `RUN ${command} failed (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`,
-          );
+        await runShell(command, stage.workdirPath, { ...options.env, ...stage.env });
         stage.runs.push({ command, ran: true, seconds: Math.round((Date.now() - started) / 1000) });
         break;
       }
@@ -247,5 +244,39 @@ export function replayDockerfile(options: {
         throw new Error(`${keyword}: not replayed yet`);
     }
   }
+
+  for (const { from, body } of groups) {
+    const [image, as, name] = from.getArguments().map((argument) => argument.getValue());
+    const earlier = [...stages];
+    const parent = earlier.find((stage) => stage.name === image);
+    const stage: ReplayedStage = {
+      name: as?.toUpperCase() === 'AS' ? name : undefined,
+      root: join(options.workDir, `stage-${stages.length}`),
+      workdir: '/',
+      workdirPath: '',
+      env: {},
+      runs: [],
+    };
+    stages.push(stage);
+    finished.set(
+      stage,
+      (async () => {
+        mkdirSync(stage.root, { recursive: true });
+        if (parent) {
+          // A stage built on an earlier one starts from a copy of its files and settings, once it is done.
+          await finished.get(parent);
+          cpSync(parent.root, stage.root, { recursive: true, verbatimSymlinks: true });
+          stage.workdir = parent.workdir;
+          stage.env = { ...parent.env };
+        }
+        stage.workdirPath = inImage(stage, '.');
+        for (const instruction of body) await replay(stage, instruction, earlier);
+      })(),
+    );
+  }
+  // Every stage settles before this returns, so no RUN is left writing after a failure.
+  const outcomes = await Promise.allSettled(finished.values());
+  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
   return stages;
 }

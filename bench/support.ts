@@ -1,6 +1,7 @@
 // What every benchmark shares: summary statistics, the JSON it prints, a standalone
 // `cairn start` on a fresh home to measure against.
 import { cpus, hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../worker/temporal/ports.js';
 import { toolCacheDir } from '../config/paths.js';
 import { provideTemporal } from '../worker/temporal/provide-temporal.js';
@@ -128,4 +129,25 @@ export interface CpuProfile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
+}
+
+/**
+ * Sends one message to a new conversation and waits for the fake assistant's answer: a Cairn in
+ * use has run activities, which run in AsyncLocalStorage (Temporal's activity context).
+ */
+export async function answerOneMessage(base: string): Promise<void> {
+  const conversation = await callJson<{ platform_conversation_id: string }>(
+    base,
+    'POST',
+    '/api/conversations',
+    {},
+  );
+  const path = `/api/conversations/${conversation.platform_conversation_id}`;
+  await callJson(base, 'POST', `${path}/message`, { message: '[fake:reply ready]' });
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(200)) {
+    const page = await callJson<{ items: unknown[] }>(base, 'GET', `${path}/messages`);
+    const messages = page.items;
+    if (messages.length >= 2) return;
+  }
+  throw new Error(`${base}: the first message was not answered within a minute`);
 }

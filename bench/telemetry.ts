@@ -30,8 +30,7 @@ import {
 import { fakeAssistants } from '../test/support/fake-assistants.js';
 import { makeTempDir, makeTempHome } from '../test/support/temp-dirs.js';
 import { seedVolume, type Volume } from './fixtures/seed-volume.js';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { callJson, median, printFigures, round } from './support.js';
+import { answerOneMessage, median, printFigures, round } from './support.js';
 
 const VOLUME: Volume = {
   conversations: Number(process.env.BENCH_CONVERSATIONS ?? 2_000),
@@ -80,24 +79,6 @@ async function measure(url: string, pid: number): Promise<{ requestsPerSecond: n
   const failed = result.non2xx + result.errors + result.timeouts;
   if (failed > 0) throw new Error(`${url}: ${failed} failed requests during the load`);
   return { requestsPerSecond: result.requests.average, cpuMicros: (cpu / result.requests.total) * 1e6 };
-}
-
-/** Sends one message to a new conversation and waits for the fake assistant's answer. */
-async function answerOneMessage(base: string): Promise<void> {
-  const conversation = await callJson<{ platform_conversation_id: string }>(
-    base,
-    'POST',
-    '/api/conversations',
-    {},
-  );
-  const path = `/api/conversations/${conversation.platform_conversation_id}`;
-  await callJson(base, 'POST', `${path}/message`, { message: '[fake:reply ready]' });
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(200)) {
-    const page = await callJson<{ items: unknown[] }>(base, 'GET', `${path}/messages`);
-    const messages = page.items;
-    if (messages.length >= 2) return;
-  }
-  throw new Error(`${base}: the first message was not answered within a minute`);
 }
 
 const home = makeTempHome();

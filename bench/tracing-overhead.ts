@@ -13,7 +13,8 @@
 // 5% to resolve from one 5-s round to the next: one autocannon load runs throughout, and tracing
 // is switched on and off in slices of BENCH_SLICE_SECONDS (2) s, N pairs of neighbouring slices
 // (off then on, on then off, in turn), so that each pair shares the machine's state of the moment.
-// It prints the median and mean of the pairs' ratios, with a bootstrap 90% interval of the mean;
+// It prints the median and mean of the pairs' ratios, with a bootstrap 90% interval of the mean,
+// and the main thread's garbage-collection pauses per request on each side.
 // With BENCH_SAMPLERS the slices compare off with its last sampler instead of the default one;
 // BENCH_CONTROL=1 leaves tracing off in both slices of each pair, to show the method's own spread.
 // BENCH_PROFILE=1 also profiles every side (node:inspector, which adds its own cost to each) and
@@ -21,6 +22,7 @@
 import * as api from '@opentelemetry/api';
 import { execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
+import { PerformanceObserver } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -146,19 +148,28 @@ async function answered(): Promise<{ total: number; failed: number }> {
   return { total: sum(counts), failed: sum(counts.filter((value) => Number(value.labels.status) >= 400)) };
 }
 
-/** CPU µs of this process per request answered during one slice, traced at the default or not. */
-async function slice(traced: boolean): Promise<number> {
+// Garbage collection's pauses, summed as they are reported: a slice's share of its CPU.
+let gcMicros = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMicros += entry.duration * 1000;
+}).observe({ entryTypes: ['gc'] });
+
+/** CPU µs of this process per request answered during one slice, and the GC pauses' share of it. */
+async function slice(traced: boolean): Promise<{ cpu: number; gc: number }> {
   const tracing = traced ? startBenchTracing(SLICE_SIDE) : undefined;
   const cpuBefore = process.cpuUsage();
+  const gcBefore = gcMicros;
   const before = await answered();
   await sleep(SLICE_SECONDS * 1000);
   // What the slice's spans cost to export is part of its cost, not of the next slice's.
   await tracing?.spanProcessor.forceFlush();
   const used = process.cpuUsage(cpuBefore);
   const after = await answered();
+  const gc = gcMicros - gcBefore;
   await tracing?.shutdown();
   if (after.failed > before.failed) throw new Error(`${after.failed - before.failed} failed requests`);
-  return (used.user + used.system) / (after.total - before.total);
+  const requests = after.total - before.total;
+  return { cpu: (used.user + used.system) / requests, gc: gc / requests };
 }
 
 /** The mean of `values` resampled 2,000 times: the 5th and 95th percentiles of those means. */
@@ -182,13 +193,19 @@ async function measureInSlices(): Promise<void> {
   });
   try {
     await sleep(3000); // warm-up, under the same load
-    const pairs: Array<{ off: number; traced: number; ratio: number }> = [];
+    const pairs: Array<{ off: number; traced: number; ratio: number; gcOff: number; gcTraced: number }> = [];
     for (let pair = 0; pair < PAIRS; pair++) {
       const tracedFirst = pair % 2 === 1;
       const first = await slice(tracedFirst && !CONTROL);
       const second = await slice(!tracedFirst && !CONTROL);
       const [off, traced] = tracedFirst ? [second, first] : [first, second];
-      pairs.push({ off: round(off), traced: round(traced), ratio: Math.round((off / traced) * 1000) / 1000 });
+      pairs.push({
+        off: round(off.cpu),
+        traced: round(traced.cpu),
+        ratio: Math.round((off.cpu / traced.cpu) * 1000) / 1000,
+        gcOff: round(off.gc),
+        gcTraced: round(traced.gc),
+      });
     }
     if (load.exitCode !== null) throw new Error('the load ended before the last slice: raise its duration');
     const ratios = pairs.map((pair) => pair.ratio);
@@ -202,6 +219,10 @@ async function measureInSlices(): Promise<void> {
       cpuMicrosPerRequest: {
         off: round(median(pairs.map((pair) => pair.off))),
         traced: round(median(pairs.map((pair) => pair.traced))),
+      },
+      gcPauseMicrosPerRequest: {
+        off: round(median(pairs.map((pair) => pair.gcOff))),
+        traced: round(median(pairs.map((pair) => pair.gcTraced))),
       },
       ratioByCpu: { median: three(median(ratios)), mean: three(mean), interval90: [three(low), three(high)] },
       pairs,

@@ -5,6 +5,9 @@ import type { HttpContext, HttpState } from './route.js';
 
 /** application/json and any +json type (application/merge-patch+json, ...). */
 export const JSON_TYPES = ['json', '+json'];
+/** The methods whose bodies are read. */
+const PARSED_METHODS = new Set<string>([HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH]);
+
 /** An HTML form's body. */
 export const FORM_TYPES = ['urlencoded'];
 
@@ -50,14 +53,16 @@ export function jsonBody(limitBytes: number): Middleware<HttpState> {
     text: false,
     multipart: false,
     includeUnparsed: true,
-    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH],
+    parsedMethods: [...PARSED_METHODS] as HttpMethodEnum[],
     onError: (error) => {
       throw toBodyProblem(error, limitBytes);
     },
   });
-  return async (ctx, next) => {
+  return (ctx, next) => {
+    // A read has no body to parse: it goes on without the parser's own await.
+    if (!PARSED_METHODS.has(ctx.method)) return next();
     refuseOtherCharsets(ctx);
-    await parse(ctx, next);
+    return parse(ctx, next);
   };
 }
 

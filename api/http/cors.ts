@@ -21,16 +21,13 @@ const HEADER_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|
  */
 export function cors(options: CorsOptions): Middleware<HttpState> {
   const maxAge = String(options.maxAgeSeconds ?? 600);
-  return async (ctx, next) => {
+  return (ctx, next) => {
     ctx.set('Access-Control-Allow-Origin', options.origin);
     // A fixed origin still varies by Origin for caches sitting between several front ends.
     if (options.origin !== '*') ctx.vary('Origin');
     ctx.set('Access-Control-Expose-Headers', REQUEST_ID_HEADER);
 
-    if (ctx.method !== 'OPTIONS') {
-      await next();
-      return;
-    }
+    if (ctx.method !== 'OPTIONS') return next();
     const known = options.methodsFor(ctx.path);
     const methods = [...(known.length > 0 ? known : DEFAULT_METHODS), 'OPTIONS'];
     const requested = ctx.get('Access-Control-Request-Headers');
@@ -44,5 +41,6 @@ export function cors(options: CorsOptions): Middleware<HttpState> {
       'Access-Control-Max-Age': maxAge,
     });
     ctx.status = 204;
+    return Promise.resolve();
   };
 }

@@ -15,7 +15,7 @@ const requests =
 
 /** Observes each request when its response is done (a stream: when it closes). */
 export function httpMetrics(service: string): Middleware<HttpState> {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const started = process.hrtime.bigint();
     ctx.res.once('close', () => {
       const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
@@ -29,6 +29,6 @@ export function httpMetrics(service: string): Middleware<HttpState> {
         Number(process.hrtime.bigint() - started) / 1e9,
       );
     });
-    await next();
+    return next();
   };
 }

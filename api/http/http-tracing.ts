@@ -11,7 +11,7 @@ import type { HttpState } from './route.js';
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function httpTracing(): Middleware<HttpState> {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const hooks = tracingHooks();
     if (!hooks) return next();
     const { api, tracer, rootDecision } = hooks;
@@ -52,6 +52,6 @@ export function httpTracing(): Middleware<HttpState> {
       if (status >= 500) span.setStatus({ code: api.SpanStatusCode.ERROR });
       span.end();
     });
-    await api.context.with(api.trace.setSpan(parent, span), next);
+    return api.context.with(api.trace.setSpan(parent, span), next);
   };
 }

@@ -13,11 +13,11 @@ export function isSaneRequestId(value: string): boolean {
 
 /** Honours a sane incoming X-Request-Id, otherwise makes one; echoes it on the response. */
 export function requestId(): Middleware<HttpState> {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const incoming = ctx.get(REQUEST_ID_HEADER);
     const id = isSaneRequestId(incoming) ? incoming : randomUUID();
     ctx.state.requestId = id;
     ctx.set(REQUEST_ID_HEADER, id);
-    await next();
+    return next();
   };
 }

@@ -10,7 +10,7 @@ import type { HttpState } from './route.js';
  * and duration. Headers, query strings and bodies are never logged: they may hold credentials.
  */
 export function requestLog(logger: Logger): Middleware<HttpState> {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const started = process.hrtime.bigint();
     const log = logger.child({ requestId: ctx.state.requestId });
     ctx.state.log = log;
@@ -29,6 +29,6 @@ export function requestLog(logger: Logger): Middleware<HttpState> {
       };
       log.info(line, 'http.request');
     });
-    await next();
+    return next();
   };
 }

@@ -70,7 +70,7 @@ export function siteGuard(policy: SitePolicy): Middleware<HttpState> {
     }
     return verdict;
   };
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const host = ctx.get('Host');
     // HTTP/1.0 clients may leave Host out; a browser never does.
     if (host && !hostPasses(host)) {
@@ -88,6 +88,6 @@ export function siteGuard(policy: SitePolicy): Middleware<HttpState> {
         detail: `A page of ${JSON.stringify(origin)} may not change anything here. Set WEB_UI_ORIGIN to that origin if it is your web UI.`,
       });
     }
-    await next();
+    return next();
   };
 }

@@ -20,6 +20,7 @@ import { printFigures, round, stats, percentile, withSplitCairn, withStandaloneC
 const SECRET = 'bench-webhook-secret';
 const CONCURRENT = Number(process.env.BENCH_CONCURRENT ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+const QUIET_ROUNDS = Number(process.env.BENCH_QUIET_ROUNDS ?? 4);
 const UNIQUE = Number(process.env.BENCH_UNIQUE ?? 500);
 let nextId = 1;
 /** The fake GitHub's git over HTTP: the first request clones acme/shop from it. */
@@ -155,6 +156,8 @@ async function latency(base: string, github: FakeGitHub) {
   const sent = 5 + CONCURRENT + ROUNDS * CONCURRENT;
   const answeredAt = performance.now();
   await waitUntil(() => github.comments.length >= sent, 10 * 60_000);
+  const allAnsweredAfterMs = Math.round(performance.now() - answeredAt);
+  const quiet = await quietRounds(base, github, () => issue++);
   return {
     // The request path alone (signature, parse, the answer; nothing recorded, no work after).
     requestPathOnly: requestPath,
@@ -168,8 +171,35 @@ async function latency(base: string, github: FakeGitHub) {
     // The server process's CPU time during each round (/metrics read to /metrics read) per delivery:
     // with `cairn start` it includes the workers' work on the rounds before.
     serverCpuMsPerDeliveryByRound: cpuMsPerDelivery,
-    allAnsweredAfterMs: Math.round(performance.now() - answeredAt),
+    allAnsweredAfterMs,
+    // The same bursts on a server whose earlier work is done: each round waits for the answers of
+    // the one before, so no workflow competes with the request path.
+    quietRounds: quiet,
   };
+}
+
+/**
+ * QUIET_ROUNDS rounds of CONCURRENT deliveries at once, each sent once the work of the round
+ * before has answered: the latency of a burst alone, beside the back-to-back rounds above, whose
+ * bursts arrive while the earlier rounds' workflows still run on the same two cores.
+ */
+async function quietRounds(base: string, github: FakeGitHub, nextIssue: () => number) {
+  const times: number[] = [];
+  const roundP99: number[] = [];
+  for (let roundIndex = 0; roundIndex < QUIET_ROUNDS; roundIndex++) {
+    const expected = github.comments.length + CONCURRENT;
+    const answers = await deliverAll(
+      base,
+      Array.from({ length: CONCURRENT }, (_, i) =>
+        delivery(statusComment(nextIssue()), `quiet-${roundIndex}-${i}`),
+      ),
+    );
+    const roundTimes = answers.map((answer) => answer.ms);
+    times.push(...roundTimes);
+    roundP99.push(p99(roundTimes));
+    await waitUntil(() => github.comments.length >= expected, 5 * 60_000);
+  }
+  return { deliveries: QUIET_ROUNDS * CONCURRENT, webhookTo2xxMs: withP99(times), p99ByRoundMs: roundP99 };
 }
 
 /** UNIQUE requests, each delivered twice (once under another delivery id), shuffled: how many answers. */
@@ -239,7 +269,7 @@ try {
     setup: process.env.BENCH_SPLIT === '1' ? 'cairn api + cairn worker' : 'cairn start',
     data:
       `GitHub issue_comment webhooks (/status commands, allow-listed user): ${ROUNDS} rounds of ${CONCURRENT} ` +
-      `at once; then ${UNIQUE} requests each delivered twice, shuffled, ${CONCURRENT} at a time`,
+      `at once, back to back; ${QUIET_ROUNDS} rounds of ${CONCURRENT} at once, each after the work of the one before; then ${UNIQUE} requests each delivered twice, shuffled, ${CONCURRENT} at a time`,
     ...figures,
   });
 } finally {

@@ -59,9 +59,18 @@ function logStartFailed(context: ServiceContext, inputs: CodeHostWorkInput[], er
   );
 }
 
+/**
+ * How long the first receipt of a write waits for others. Deliveries sent together reach the
+ * server over a few milliseconds, one socket per turn of the event loop: written at the next
+ * turn, most of 50 at once were transactions of one (each a pool checkout, BEGIN, INSERT and
+ * COMMIT through knex); a 3 ms window makes them a handful (bench/README.md, webhooks).
+ */
+const RECEIPT_GATHER_MS = 3;
+
 export function codeHostInbox(context: ServiceContext, start: StartCodeHostWork): CodeHostInbox {
-  const receipts = new GroupCommit((deliveries: NewCodeHostDelivery[]) =>
-    recordCodeHostDeliveries(context.db.knex, deliveries),
+  const receipts = new GroupCommit(
+    (deliveries: NewCodeHostDelivery[]) => recordCodeHostDeliveries(context.db.knex, deliveries),
+    RECEIPT_GATHER_MS,
   );
   const starts = new StartQueue({
     start,

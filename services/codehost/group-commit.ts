@@ -1,7 +1,7 @@
 /**
  * Writes that arrive together are written together: each `add` waits for a shared `write` of
- * every item added in the same turn of the event loop (or while the previous write was still
- * running), so 50 webhooks arriving at once cost one transaction and one commit, not 50. Each
+ * every item added within `gatherMs` of the first (or while the previous write was still
+ * running), so 50 webhooks arriving at once cost a few transactions and commits, not 50. Each
  * caller's promise settles only once its item's write is done: nothing is answered before it is
  * committed. A failed write fails every item in it.
  */
@@ -14,8 +14,14 @@ export class GroupCommit<Item, Result> {
   private scheduled = false;
   private writing = false;
 
-  /** `write` answers one result per item, in the order given. */
-  constructor(private readonly write: (items: Item[]) => Promise<Result[]>) {}
+  /**
+   * `write` answers one result per item, in the order given. `gatherMs` 0 writes at the next
+   * turn of the event loop: the items read from the sockets in the same turn.
+   */
+  constructor(
+    private readonly write: (items: Item[]) => Promise<Result[]>,
+    private readonly gatherMs = 0,
+  ) {}
 
   add(item: Item): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
@@ -27,12 +33,14 @@ export class GroupCommit<Item, Result> {
   private schedule(): void {
     if (this.scheduled || this.writing) return;
     this.scheduled = true;
-    // setImmediate, not a microtask: the other requests read from their sockets in this same
-    // turn are parsed first and join the write.
-    setImmediate(() => {
+    const flush = () => {
       this.scheduled = false;
       void this.flush();
-    });
+    };
+    // Not a microtask: the other requests read from their sockets in this same turn are parsed
+    // first and join the write; a gathering window also takes in those of the next few turns.
+    if (this.gatherMs > 0) setTimeout(flush, this.gatherMs);
+    else setImmediate(flush);
   }
 
   private async flush(): Promise<void> {

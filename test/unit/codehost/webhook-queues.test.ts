@@ -29,6 +29,22 @@ describe('GroupCommit: the writes of requests that arrive together', () => {
     ]);
   });
 
+  it('with a gathering window, writes the items added over several turns together', async () => {
+    const writes: number[][] = [];
+    const group = new GroupCommit(async (items: number[]) => {
+      writes.push(items);
+      return items;
+    }, 20);
+    const added = [group.add(1)];
+    await turn();
+    added.push(group.add(2));
+    await turn();
+    added.push(group.add(3));
+    expect(writes).to.deep.equal([]);
+    expect(await Promise.all(added)).to.deep.equal([1, 2, 3]);
+    expect(writes).to.deep.equal([[1, 2, 3]]);
+  });
+
   it('fails every item of a failed write, and writes the next ones anew', async () => {
     let fail = true;
     const group = new GroupCommit(async (items: string[]) => {

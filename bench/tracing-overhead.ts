@@ -201,8 +201,8 @@ async function measureInSlices(): Promise<void> {
   gcObserver.observe({ entryTypes: ['gc'] });
   try {
     await sleep(3000); // warm-up, under the same load
-    // Untimed pairs first: the traced path is compiled by the JIT as the untraced one was in the
-    // warm-up, so the first timed pairs do not carry its compilation (they read lowest without it).
+    // Untimed pairs first, so the traced path has run as long as the untraced one in the warm-up
+    // before any pair is timed.
     for (let pair = 0; pair < WARM_PAIRS; pair++) {
       await slice(!CONTROL);
       await slice(false);

@@ -5,11 +5,12 @@ import type { HttpContext, HttpState } from './route.js';
 
 /** application/json and any +json type (application/merge-patch+json, ...). */
 export const JSON_TYPES = ['json', '+json'];
-/** The methods whose bodies are read. */
-const PARSED_METHODS = new Set<string>([HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH]);
-
 /** An HTML form's body. */
 export const FORM_TYPES = ['urlencoded'];
+
+/** The methods whose bodies are read. */
+const PARSED_METHODS = [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH];
+const IS_PARSED = new Set<string>(PARSED_METHODS);
 
 interface BodyError extends Error {
   type?: string;
@@ -53,14 +54,14 @@ export function jsonBody(limitBytes: number): Middleware<HttpState> {
     text: false,
     multipart: false,
     includeUnparsed: true,
-    parsedMethods: [...PARSED_METHODS] as HttpMethodEnum[],
+    parsedMethods: PARSED_METHODS,
     onError: (error) => {
       throw toBodyProblem(error, limitBytes);
     },
   });
   return (ctx, next) => {
-    // A read has no body to parse: it goes on without the parser's own await.
-    if (!PARSED_METHODS.has(ctx.method)) return next();
+    // Another method's body is never read: it goes on without the parser's own await.
+    if (!IS_PARSED.has(ctx.method)) return next();
     refuseOtherCharsets(ctx);
     return parse(ctx, next);
   };

@@ -41,6 +41,5 @@ export function cors(options: CorsOptions): Middleware<HttpState> {
       'Access-Control-Max-Age': maxAge,
     });
     ctx.status = 204;
-    return Promise.resolve();
   };
 }

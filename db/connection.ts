@@ -1,8 +1,10 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import knexFactory, { type Knex } from 'knex';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Dialect } from './dialect.js';
 import { PostgresReader, SqliteReader, type SqlReader } from './sql-reader.js';
+import { cachePrepare } from './statement-cache.js';
 
 // Knex prints to the console by default, e.g. "Migration table is already locked" each time a
 // second process waits for migrations; that is expected and retried, so it is not shown.
@@ -44,11 +46,12 @@ function openSqlite(file: string): Database {
     pool: {
       // WAL lets readers proceed while a writer commits; busy_timeout makes a second
       // process (API and worker split) wait for the lock instead of failing at once.
-      afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+      afterCreate(conn: BetterSqlite3.Database, done: (err: Error | null, conn: unknown) => void) {
         conn.pragma('journal_mode = WAL');
         conn.pragma('busy_timeout = 5000');
         conn.pragma('foreign_keys = ON');
         conn.pragma('synchronous = NORMAL');
+        cachePrepare(conn);
         done(null, conn);
       },
     },

@@ -4,6 +4,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
 import type { Dialect } from './dialect.js';
 import { typesWithIsoTimes } from './pg-time-text.js';
+import { MAX_STATEMENTS, StatementCache } from './statement-cache.js';
 
 /**
  * The hot read paths (one record, one page of a list) run their SQL without the query builder:
@@ -23,10 +24,6 @@ export interface SqlReader {
   close(): void;
 }
 
-// Every distinct SQL text is one cached statement; the texts are constants of the code, and the
-// bound keeps a caller that builds SQL from data from growing the cache without end.
-const MAX_STATEMENTS = 500;
-
 /** How much of the SQLite file the reader maps (address space, not memory). */
 const READER_MMAP_BYTES = 1024 * 1024 * 1024;
 
@@ -34,17 +31,17 @@ export class SqliteReader implements SqlReader {
   readonly dialect = 'sqlite';
   private connection: BetterSqlite3.Database | undefined;
   private closed = false;
-  private readonly statements = new Map<string, BetterSqlite3.Statement>();
+  private readonly statements = new StatementCache((sql) => this.open().prepare(sql));
 
   constructor(private readonly file: string) {}
 
   // Async only in signature: better-sqlite3 answers at once, and a throw becomes a rejection.
   async all<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    return this.statement(sql).all(...params) as Row[];
+    return this.statements.get(sql).all(...params) as Row[];
   }
 
   async first<Row>(sql: string, params: readonly unknown[] = []): Promise<Row | undefined> {
-    return this.statement(sql).get(...params) as Row | undefined;
+    return this.statements.get(sql).get(...params) as Row | undefined;
   }
 
   /** For good: like knex after destroy(), a closed reader refuses every read. */
@@ -53,16 +50,6 @@ export class SqliteReader implements SqlReader {
     this.statements.clear();
     this.connection?.close();
     this.connection = undefined;
-  }
-
-  private statement(sql: string): BetterSqlite3.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      if (this.statements.size >= MAX_STATEMENTS) this.statements.clear();
-      statement = this.open().prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
   }
 
   // Opened on first use: the file and its tables exist only once the writer has migrated them.

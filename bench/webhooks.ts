@@ -14,6 +14,7 @@ import {
   startFakeGitHub,
   type FakeGitHub,
 } from '../test/support/fakes/github-api.js';
+import { withBareServer } from './bare-server.js';
 import { DeliveryClient, type TimedRequest } from './delivery-client.js';
 import { printFigures, round, stats, percentile, withSplitCairn, withStandaloneCairn } from './support.js';
 
@@ -114,6 +115,29 @@ async function ignoredDeliveries(base: string, issue: number) {
   };
 }
 
+/**
+ * The same rounds of CONCURRENT deliveries at once, sent to a bare node:http server (bare-server.ts)
+ * while Cairn runs idle beside it: what the client, the machine and Node's HTTP cost by themselves.
+ */
+async function floorRounds(nextIssue: () => number) {
+  return withBareServer(async (base) => {
+    const times: number[] = [];
+    const roundP99: number[] = [];
+    for (let roundIndex = 0; roundIndex < ROUNDS; roundIndex++) {
+      const answers = await deliverAll(
+        base,
+        Array.from({ length: CONCURRENT }, (_, i) =>
+          delivery(statusComment(nextIssue()), `floor-${roundIndex}-${i}`),
+        ),
+      );
+      const roundTimes = answers.map((answer) => answer.ms);
+      times.push(...roundTimes);
+      roundP99.push(p99(roundTimes));
+    }
+    return { deliveries: ROUNDS * CONCURRENT, webhookTo2xxMs: withP99(times), p99ByRoundMs: roundP99 };
+  });
+}
+
 /** Rounds of CONCURRENT distinct deliveries sent at once; the time each took to its 2xx. */
 async function latency(base: string, github: FakeGitHub) {
   const times: number[] = [];
@@ -138,6 +162,7 @@ async function latency(base: string, github: FakeGitHub) {
     Array.from({ length: CONCURRENT }, (_, i) => delivery(statusComment(issue++), `warm-round-${i}`)),
   );
   await waitUntil(() => github.comments.length >= warmed, 5 * 60_000);
+  const floor = await floorRounds(() => issue++);
   for (let roundIndex = 0; roundIndex < ROUNDS; roundIndex++) {
     const before = await serverFigures(base);
     const answers = await deliverAll(
@@ -161,6 +186,8 @@ async function latency(base: string, github: FakeGitHub) {
   return {
     // The request path alone (signature, parse, the answer; nothing recorded, no work after).
     requestPathOnly: requestPath,
+    // The same bursts answered by a bare node:http server in another process: the method's floor.
+    bareServerFloor: floor,
     deliveries: ROUNDS * CONCURRENT,
     concurrent: CONCURRENT,
     webhookTo2xxMs: withP99(times),
@@ -269,7 +296,7 @@ try {
     setup: process.env.BENCH_SPLIT === '1' ? 'cairn api + cairn worker' : 'cairn start',
     data:
       `GitHub issue_comment webhooks (/status commands, allow-listed user): ${ROUNDS} rounds of ${CONCURRENT} ` +
-      `at once, back to back; ${QUIET_ROUNDS} rounds of ${CONCURRENT} at once, each after the work of the one before; then ${UNIQUE} requests each delivered twice, shuffled, ${CONCURRENT} at a time`,
+      `at once to a bare node:http server (the floor); ${ROUNDS} rounds of ${CONCURRENT} at once, back to back; ${QUIET_ROUNDS} rounds of ${CONCURRENT} at once, each after the work of the one before; then ${UNIQUE} requests each delivered twice, shuffled, ${CONCURRENT} at a time`,
     ...figures,
   });
 } finally {

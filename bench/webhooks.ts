@@ -116,26 +116,39 @@ async function ignoredDeliveries(base: string, issue: number) {
 }
 
 /**
+ * `rounds` rounds of CONCURRENT distinct /status deliveries at once, each round waiting for the one
+ * before to be answered (and then for `settle`, when given); the time each took to its 2xx.
+ */
+async function timedRounds(
+  base: string,
+  rounds: number,
+  label: string,
+  nextIssue: () => number,
+  settle?: () => Promise<void>,
+) {
+  const times: number[] = [];
+  const roundP99: number[] = [];
+  for (let roundIndex = 0; roundIndex < rounds; roundIndex++) {
+    const answers = await deliverAll(
+      base,
+      Array.from({ length: CONCURRENT }, (_, i) =>
+        delivery(statusComment(nextIssue()), `${label}-${roundIndex}-${i}`),
+      ),
+    );
+    const roundTimes = answers.map((answer) => answer.ms);
+    times.push(...roundTimes);
+    roundP99.push(p99(roundTimes));
+    await settle?.();
+  }
+  return { deliveries: rounds * CONCURRENT, webhookTo2xxMs: withP99(times), p99ByRoundMs: roundP99 };
+}
+
+/**
  * The same rounds of CONCURRENT deliveries at once, sent to a bare node:http server (bare-server.ts)
  * while Cairn runs idle beside it: what the client, the machine and Node's HTTP cost by themselves.
  */
-async function floorRounds(nextIssue: () => number) {
-  return withBareServer(async (base) => {
-    const times: number[] = [];
-    const roundP99: number[] = [];
-    for (let roundIndex = 0; roundIndex < ROUNDS; roundIndex++) {
-      const answers = await deliverAll(
-        base,
-        Array.from({ length: CONCURRENT }, (_, i) =>
-          delivery(statusComment(nextIssue()), `floor-${roundIndex}-${i}`),
-        ),
-      );
-      const roundTimes = answers.map((answer) => answer.ms);
-      times.push(...roundTimes);
-      roundP99.push(p99(roundTimes));
-    }
-    return { deliveries: ROUNDS * CONCURRENT, webhookTo2xxMs: withP99(times), p99ByRoundMs: roundP99 };
-  });
+function floorRounds(nextIssue: () => number) {
+  return withBareServer((base) => timedRounds(base, ROUNDS, 'floor', nextIssue));
 }
 
 /** Rounds of CONCURRENT distinct deliveries sent at once; the time each took to its 2xx. */
@@ -210,23 +223,14 @@ async function latency(base: string, github: FakeGitHub) {
  * before has answered: the latency of a burst alone, beside the back-to-back rounds above, whose
  * bursts arrive while the earlier rounds' workflows still run on the same two cores.
  */
-async function quietRounds(base: string, github: FakeGitHub, nextIssue: () => number) {
-  const times: number[] = [];
-  const roundP99: number[] = [];
-  for (let roundIndex = 0; roundIndex < QUIET_ROUNDS; roundIndex++) {
-    const expected = github.comments.length + CONCURRENT;
-    const answers = await deliverAll(
-      base,
-      Array.from({ length: CONCURRENT }, (_, i) =>
-        delivery(statusComment(nextIssue()), `quiet-${roundIndex}-${i}`),
-      ),
-    );
-    const roundTimes = answers.map((answer) => answer.ms);
-    times.push(...roundTimes);
-    roundP99.push(p99(roundTimes));
-    await waitUntil(() => github.comments.length >= expected, 5 * 60_000);
-  }
-  return { deliveries: QUIET_ROUNDS * CONCURRENT, webhookTo2xxMs: withP99(times), p99ByRoundMs: roundP99 };
+function quietRounds(base: string, github: FakeGitHub, nextIssue: () => number) {
+  // Each round adds CONCURRENT answer comments; the next is sent once they are all there.
+  const before = github.comments.length;
+  let answeredRounds = 0;
+  return timedRounds(base, QUIET_ROUNDS, 'quiet', nextIssue, () => {
+    const expected = before + ++answeredRounds * CONCURRENT;
+    return waitUntil(() => github.comments.length >= expected, 5 * 60_000);
+  });
 }
 
 /** UNIQUE requests, each delivered twice (once under another delivery id), shuffled: how many answers. */

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { Client, Connection } from '@temporalio/client';
+import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toolCacheDir } from '../../config/paths.js';
@@ -15,6 +16,15 @@ import { makeTempDir } from '../support/temp-dirs.js';
 import { interruptibleWorkflow, waitForFile, waitForRunEnd } from '../support/run-helpers.js';
 import { testTemporal } from '../support/temporal.js';
 import { startWorkerProcess, type WorkerProcessSetup } from '../support/worker-process.js';
+
+function journalMode(file: string): unknown {
+  const database = new Database(file, { readonly: true });
+  try {
+    return database.pragma('journal_mode', { simple: true });
+  } finally {
+    database.close();
+  }
+}
 
 interface RunEvent {
   type: string;
@@ -54,6 +64,8 @@ describe('a workflow run while its Temporal server restarts (an external server,
     let runId: string | undefined;
     try {
       server = await serve();
+      // Opened in WAL mode: one append and sync per commit instead of a rollback journal's two.
+      expect(journalMode(join(data.path, 'temporal.db'))).to.equal('wal');
       connection = await Connection.connect({ address: server.address });
       const client = new Client({ connection });
       setup = await startWorkerProcess(fakes.env, {}, { client, endpoint: { address: server.address } });

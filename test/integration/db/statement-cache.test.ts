@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import type BetterSqlite3 from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Database } from '../../../db/connection.js';
 import { MAX_STATEMENTS } from '../../../db/statement-cache.js';
+import { makeTempDir } from '../../support/temp-dirs.js';
 
 interface PoolingClient {
   acquireConnection(): Promise<BetterSqlite3.Database>;
@@ -12,11 +11,11 @@ interface PoolingClient {
 }
 
 describe('SQLite statement cache (knex writer connection)', () => {
-  let dir: string;
+  let dir: { path: string; cleanup(): void };
   let db: Database;
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'cairn-statements-'));
-    db = openDatabase({ sqliteFile: join(dir, 'cairn.db') });
+    dir = makeTempDir('cairn-statements-');
+    db = openDatabase({ sqliteFile: join(dir.path, 'cairn.db') });
     await db.knex.schema.createTable('items', (table) => {
       table.increments('id');
       table.string('name').notNullable();
@@ -25,7 +24,7 @@ describe('SQLite statement cache (knex writer connection)', () => {
   });
   afterEach(async () => {
     await db.close();
-    rmSync(dir, { recursive: true, force: true });
+    dir.cleanup();
   });
 
   async function withConnection<T>(use: (connection: BetterSqlite3.Database) => T): Promise<T> {

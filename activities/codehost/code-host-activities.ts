@@ -13,6 +13,7 @@ import {
   admitCodeHostRequest,
   answerCodeHostRequest,
   handleCodeHostRequest,
+  handleRequestOnRegisteredCodebase,
   type CodeHostSettings,
 } from '../../services/codehost/handle-request.js';
 import { codebaseForRequest, type RequestCodebase } from '../../services/codehost/request-codebase.js';
@@ -35,8 +36,18 @@ function settingsOf(deps: ServiceContext, platform: CodeHostPlatform): CodeHostS
   };
 }
 
-/** While git clones in another workflow, this activity says it is alive. */
+/** While git clones or fetches (here or in another workflow), the activity says it is alive. */
 const HEARTBEAT_EVERY_MS = 10_000;
+
+async function whileHeartbeating<T>(work: () => Promise<T>): Promise<T> {
+  const context = Context.current();
+  const ticker = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(ticker);
+  }
+}
 
 export function createCodeHostActivities(deps: ServiceContext) {
   const clients = codeHostClients(deps.environment);
@@ -112,10 +123,10 @@ export function createCodeHostActivities(deps: ServiceContext) {
     async codebaseForCodeHostRequest(input: CodeHostWorkInput): Promise<RequestCodebase | undefined> {
       const found = await requestOf(input);
       if (!found) return undefined;
-      const context = Context.current();
-      const ticker = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
       try {
-        return await codebaseForRequest(deps, await temporalAccess(), found.request);
+        return await whileHeartbeating(async () =>
+          codebaseForRequest(deps, await temporalAccess(), found.request),
+        );
       } catch (error) {
         if (!(error instanceof RegistrationInProgress)) throw error;
         throw ApplicationFailure.create({
@@ -123,9 +134,29 @@ export function createCodeHostActivities(deps: ServiceContext) {
           type: 'codebase_registering',
           nextRetryDelay: REGISTRATION_POLL,
         });
-      } finally {
-        clearInterval(ticker);
       }
+    },
+
+    /**
+     * Admits a request and answers it when its repository is a codebase already; `needs_clone`
+     * for an admitted request whose repository the registration step has to clone first.
+     */
+    async handleCodeHostRequestOnCodebase(input: CodeHostWorkInput): Promise<string> {
+      const found = await requestOf(input);
+      if (!found) return 'forgotten';
+      const door = codeHostDoorServices(deps, Context.current().client, await temporalAccess());
+      // Bringing the checkout up to date can take a fetch's while.
+      return whileHeartbeating(() =>
+        refusalsFinal(() =>
+          handleRequestOnRegisteredCodebase(
+            deps,
+            door,
+            found.client,
+            settingsOf(deps, input.platform),
+            found.request,
+          ),
+        ),
+      );
     },
 
     /** Hands an admitted request to its thread's conversation (or answers why it cannot be). */

@@ -15,3 +15,6 @@ export interface CodeHostWorkInput {
 export function codeHostWorkflowId(input: CodeHostWorkInput): string {
   return `code-host:${input.platform}:${input.requestKey}`;
 }
+
+/** What the one-step activity says of an admitted request whose repository has to be cloned first. */
+export const NEEDS_CLONE = 'needs_clone';

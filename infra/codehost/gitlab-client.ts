@@ -24,6 +24,11 @@ const WRITE_GAP_MS = 1_000;
 // Developer (30) and above may push.
 const DEVELOPER_ACCESS = 30;
 
+/** GitLab refuses an award emoji the user gave already with a 404 whose message says so. */
+function alreadyAwarded(error: unknown): boolean {
+  return responseOf(error)?.status === 404 && /already been taken/i.test((error as Error).message);
+}
+
 interface GitLabNote {
   id: number;
   system?: boolean;
@@ -90,12 +95,17 @@ export function createGitLabClient(connection: GitLabConnection): CodeHostClient
     async acknowledge(ref: ThreadRef, trigger): Promise<void> {
       const project = ref.projectId ?? ref.repositoryPath;
       await call(async () => {
-        if (trigger.kind === 'comment') {
-          const emojis = ref.kind === 'pull' ? api.MergeRequestNoteAwardEmojis : api.IssueNoteAwardEmojis;
-          await emojis.award(project, ref.number, Number(trigger.id), 'eyes');
-        } else {
-          const emojis = ref.kind === 'pull' ? api.MergeRequestAwardEmojis : api.IssueAwardEmojis;
-          await emojis.award(project, ref.number, 'eyes');
+        try {
+          if (trigger.kind === 'comment') {
+            const emojis = ref.kind === 'pull' ? api.MergeRequestNoteAwardEmojis : api.IssueNoteAwardEmojis;
+            await emojis.award(project, ref.number, Number(trigger.id), 'eyes');
+          } else {
+            const emojis = ref.kind === 'pull' ? api.MergeRequestAwardEmojis : api.IssueAwardEmojis;
+            await emojis.award(project, ref.number, 'eyes');
+          }
+        } catch (error) {
+          // A retried request, an edited comment: the 👀 is there already (GitLab says so with a 404).
+          if (!alreadyAwarded(error)) throw error;
         }
       });
     },

@@ -4,10 +4,11 @@ import { attachEnvironment, setCodebaseIfUnset } from '../../db/repositories/con
 import type { ChatAddress } from '../../domain/chat/chat-address.js';
 import type { ChatStreamingMode } from '../../domain/chat/chat-reply.js';
 import { requestKey, threadKey, type CodeHostRequest } from '../../domain/codehost/code-host-request.js';
+import { NEEDS_CLONE } from '../../domain/codehost/code-host-work.js';
 import { parseCommand } from '../../domain/commands/command-grammar.js';
 import { chatConversation, receiveChatMessage, type ChatDoorServices } from '../chat/chat-inbound.js';
 import { pullRequestWorktree } from './pull-request-worktree.js';
-import type { RequestCodebase } from './request-codebase.js';
+import { registeredCodebaseForRequest, type RequestCodebase } from './request-codebase.js';
 import type { ServiceContext } from '../context.js';
 
 /** How one code host answers: who may ask, how it answers. */
@@ -152,6 +153,25 @@ async function placeConversation(
   const worktree = await pullRequestWorktree(context, codebase, request.thread.number, head);
   await attachEnvironment(knex, conversation.id, worktree);
   return {};
+}
+
+/**
+ * Admits a request and, when its repository is a codebase already (every mention after the
+ * first), answers it in the same go: one activity where a first mention takes three (the clone
+ * waits in its own). Returns {@link NEEDS_CLONE} for an admitted request on a repository not yet cloned.
+ */
+export async function handleRequestOnRegisteredCodebase(
+  context: ServiceContext,
+  door: ChatDoorServices,
+  client: CodeHostClient,
+  settings: CodeHostSettings,
+  request: CodeHostRequest,
+): Promise<RequestOutcome | typeof NEEDS_CLONE> {
+  const admitted = await admitCodeHostRequest(context, client, settings, request);
+  if (admitted !== 'admitted') return admitted;
+  const codebase = await registeredCodebaseForRequest(context, request);
+  if (!codebase) return NEEDS_CLONE;
+  return answerCodeHostRequest(context, door, client, settings, request, codebase);
 }
 
 /** Admits and answers in one go: the activity of code-host workflows started before the codebase step existed. */

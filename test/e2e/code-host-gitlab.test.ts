@@ -140,6 +140,32 @@ for (const kind of databaseKinds()) {
       expect(gitlab.awards).to.deep.include({ on: `note:${payload.object_attributes.id}`, name: 'eyes' });
     });
 
+    it('answers an edited note as a new request, its 👀 given already', async () => {
+      const first = notePayload({ iid: 8, note: '@cairn-bot [fake:reply first answer]' });
+      await deliver(first);
+      await gitlab.waitFor(
+        () => gitlab.botNotes(`${PROJECT}#8`).some((note) => note.body === 'first answer'),
+        'the first answer',
+      );
+      const edited = {
+        ...first,
+        object_attributes: {
+          ...first.object_attributes,
+          note: '@cairn-bot [fake:reply second answer]',
+          updated_at: '2026-11-26 10:05:00 UTC',
+        },
+      };
+      expect((await deliver(edited)).body.status).to.equal('accepted');
+      await gitlab.waitFor(
+        () => gitlab.botNotes(`${PROJECT}#8`).some((note) => note.body === 'second answer'),
+        'the second answer',
+      );
+      expect(gitlab.botNotes(`${PROJECT}#8`)).to.have.length(2);
+      // GitLab refused the second award (the same user, the same note) with a 404: not a failure.
+      const awards = gitlab.callsOf('POST', new RegExp(`/notes/${first.object_attributes.id}/award_emoji$`));
+      expect(awards.map((call) => call.status)).to.deep.equal([201, 404]);
+    });
+
     it('posts the answer once, after the wait a 429 asked for with Retry-After', async () => {
       const notes = new RegExp(`/projects/${PROJECT}/issues/6/notes$`);
       gitlab.failNext('POST', notes, tooManyRequests(2));

@@ -1,5 +1,5 @@
 import { patched, proxyActivities, type RetryPolicy } from '@temporalio/workflow';
-import type { CodeHostWorkInput } from '../../domain/codehost/code-host-work.js';
+import { NEEDS_CLONE, type CodeHostWorkInput } from '../../domain/codehost/code-host-work.js';
 import type { CodeHostActivities } from '../../activities/codehost/code-host-activities.js';
 
 // The platform's API may be down or rate limited: retried with backoff for a while (the client
@@ -31,12 +31,20 @@ const registration = proxyActivities<CodeHostActivities>({
  * Acts on one code-host request recorded by the webhook: checks who asked and acknowledges it,
  * finds the repository's codebase (cloning it on its first mention), then hands the request to
  * the thread's conversation, whose reply (one tracking comment) is a workflow of its own.
+ * A repository cloned already is one activity (two workflow tasks where three activities took
+ * four); only a first mention goes on to the clone and the answer as steps of their own.
  */
 export async function codeHostRequestWorkflow(input: CodeHostWorkInput): Promise<string> {
   // Workflows started before the codebase step replay their one activity.
   if (!patched('code-host-codebase-step')) return act.handleCodeHostRequest(input);
-  const admitted = await act.admitCodeHostRequest(input);
-  if (admitted !== 'admitted') return admitted;
+  // Those started before the one-step answer replay admission as a step of its own.
+  if (patched('code-host-one-step-answer')) {
+    const outcome = await act.handleCodeHostRequestOnCodebase(input);
+    if (outcome !== NEEDS_CLONE) return outcome;
+  } else {
+    const admitted = await act.admitCodeHostRequest(input);
+    if (admitted !== 'admitted') return admitted;
+  }
   const codebase = await registration.codebaseForCodeHostRequest(input);
   return act.answerCodeHostRequest(input, codebase);
 }

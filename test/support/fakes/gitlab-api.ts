@@ -199,14 +199,20 @@ export class FakeGitLab extends FakeCodeHostServer {
         return { status: 200, body: found.map((status) => this.statusView(status)) };
       },
     );
-    this.route('POST', new RegExp(`^${thread}/notes/(\\d+)/award_emoji$`), (match, body, query) => {
-      this.awards.push({ on: `note:${match[4]}`, name: String(body.name ?? query.get('name')) });
-      return { status: 201, body: { id: this.nextId++, name: body.name } };
-    });
-    this.route('POST', new RegExp(`^${thread}/award_emoji$`), (match, body, query) => {
-      this.awards.push({ on: key(match), name: String(body.name ?? query.get('name')) });
-      return { status: 201, body: { id: this.nextId++, name: body.name } };
-    });
+    this.route('POST', new RegExp(`^${thread}/notes/(\\d+)/award_emoji$`), (match, body, query) =>
+      this.award(`note:${match[4]}`, String(body.name ?? query.get('name'))),
+    );
+    this.route('POST', new RegExp(`^${thread}/award_emoji$`), (match, body, query) =>
+      this.award(key(match), String(body.name ?? query.get('name'))),
+    );
+  }
+
+  /** An award emoji, once per name and awardable: GitLab's API refuses a second one with a 404. */
+  private award(on: string, name: string): RouteAnswer {
+    if (this.awards.some((award) => award.on === on && award.name === name))
+      throw new ApiRefusal(404, '404 Award Emoji ["Name has already been taken"] Not Found');
+    this.awards.push({ on, name });
+    return { status: 201, body: { id: this.nextId++, name } };
   }
 
   /**

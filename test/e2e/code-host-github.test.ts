@@ -174,7 +174,10 @@ for (const kind of databaseKinds()) {
       expect(github.botComments(thread(1))).to.have.length(1);
       expect(comment!.edits).to.be.at.least(1);
       expect(comment!.history[0]).to.contain('working on it');
-      expect(github.reactions).to.deep.include({ on: `comment:${payload.comment.id}`, content: 'eyes' });
+      expect(github.reactions.map(({ on, content }) => ({ on, content }))).to.deep.include({
+        on: `comment:${payload.comment.id}`,
+        content: 'eyes',
+      });
       // The assistant saw the thread: its title and description, then the question.
       const prompt = JSON.stringify(core.fakes.invocations().at(-1));
       expect(prompt)
@@ -278,6 +281,12 @@ for (const kind of databaseKinds()) {
       expect((await deliver('issue_comment', edited)).body.status).to.equal('accepted');
       await botCommentsWhen(5, (texts) => texts.includes('second answer'), 'the second answer');
       expect(github.botComments(thread(5))).to.have.length(2);
+      // The 👀 asked for again on the same comment: GitHub answers 200 with the one it has.
+      const eyes = github.callsOf('POST', new RegExp(`/issues/comments/${first.comment.id}/reactions$`));
+      expect(eyes.map((call) => call.status)).to.deep.equal([201, 200]);
+      expect(
+        github.reactions.filter((reaction) => reaction.on === `comment:${first.comment.id}`),
+      ).to.have.length(1);
     });
 
     it('does no work for a user without write access, the bot itself, or another bot', async () => {

@@ -5,7 +5,7 @@
  */
 import { createHmac, createVerify, randomBytes, type KeyObject } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { ApiRefusal, FakeCodeHostServer, type FakeComment } from './code-host-fake.js';
+import { ApiRefusal, FakeCodeHostServer, type FakeComment, type RouteAnswer } from './code-host-fake.js';
 
 export { serverError, tooManyRequests } from './code-host-fake.js';
 
@@ -60,7 +60,7 @@ export class FakeGitHub extends FakeCodeHostServer {
   /** login (lower case) -> permission; anyone else is not a collaborator. */
   readonly permissions = new Map<string, string>();
   readonly comments: FakeComment[] = [];
-  readonly reactions: Array<{ on: string; content: string }> = [];
+  readonly reactions: Array<{ on: string; content: string; id: number }> = [];
   /** `owner/repo#7` -> the pull request's head: its commit and the repository it comes from. */
   readonly pulls = new Map<string, { sha: string; repository: string; branch: string }>();
   /** Pull requests the bot opened: `owner/repo` with each one's number, branch, base, title and body. */
@@ -220,14 +220,21 @@ export class FakeGitHub extends FakeCodeHostServer {
         .filter((comment) => comment.thread === `${match[1]}/${match[2]}#${match[3]}`)
         .map((comment) => this.view(comment)),
     }));
-    this.route('POST', new RegExp(`^${repo}/issues/comments/(\\d+)/reactions$`), (match, body) => {
-      this.reactions.push({ on: `comment:${match[3]}`, content: String(body.content) });
-      return { status: 201, body: { id: this.nextId++, content: body.content } };
-    });
-    this.route('POST', new RegExp(`^${repo}/issues/(\\d+)/reactions$`), (match, body) => {
-      this.reactions.push({ on: `issue:${match[3]}`, content: String(body.content) });
-      return { status: 201, body: { id: this.nextId++, content: body.content } };
-    });
+    this.route('POST', new RegExp(`^${repo}/issues/comments/(\\d+)/reactions$`), (match, body) =>
+      this.react(`comment:${match[3]}`, String(body.content)),
+    );
+    this.route('POST', new RegExp(`^${repo}/issues/(\\d+)/reactions$`), (match, body) =>
+      this.react(`issue:${match[3]}`, String(body.content)),
+    );
+  }
+
+  /** A reaction, once per content and subject: GitHub answers a repeat with 200 and the one it has. */
+  private react(on: string, content: string): RouteAnswer {
+    const had = this.reactions.find((reaction) => reaction.on === on && reaction.content === content);
+    if (had) return { status: 200, body: { id: had.id, content } };
+    const reaction = { on, content, id: this.nextId++ };
+    this.reactions.push(reaction);
+    return { status: 201, body: { id: reaction.id, content } };
   }
 
   protected authorized(headers: IncomingMessage['headers'], path: string): boolean {

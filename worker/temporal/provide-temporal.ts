@@ -33,31 +33,26 @@ export async function provideTemporal(options: ProvideTemporalOptions): Promise<
   }
   // A server left by a crashed Cairn still holds the history file and the standard ports.
   if (options.databaseFile) await stopLeftoverServer(options.databaseFile, options.say);
-  const port = options.ports === 'standard' ? await preferredOrFreePort(7233) : await freePort();
-  const uiPort = !options.ui
-    ? undefined
-    : options.ports === 'standard'
-      ? await preferredOrFreePort(options.uiPort ?? 8233)
-      : await freePort();
   const cliPath = await obtainCli(options);
   if (!cliPath) {
     options.say(
       '[temporal] no Temporal CLI and no Go toolchain found; downloading the dev server through the Temporal SDK...',
     );
-    return downloadAndStartDevServer({ ...options, port, uiPort });
+    return downloadAndStartDevServer({ ...options, ...(await choosePorts(options)) });
   }
   options.say(`[temporal] starting the embedded Temporal dev server (${cliPath})...`);
-  const server = await startDevServer({
-    cliPath,
-    databaseFile: options.databaseFile,
-    port,
-    uiPort,
-    namespace: options.namespace,
-    onOutput: (line) => {
-      // The server logs at warn; only its errors are worth a console line.
-      if (/level=(ERROR|FATAL|DPANIC|PANIC)|^panic:/.test(line)) options.say(`[temporal] ${line}`);
-    },
-  });
+  const server = await withPortRetries(options.say, async () =>
+    startDevServer({
+      cliPath,
+      databaseFile: options.databaseFile,
+      ...(await choosePorts(options)),
+      namespace: options.namespace,
+      onOutput: (line) => {
+        // The server logs at warn; only its errors are worth a console line.
+        if (/level=(ERROR|FATAL|DPANIC|PANIC)|^panic:/.test(line)) options.say(`[temporal] ${line}`);
+      },
+    }),
+  );
   const databaseFile = options.databaseFile;
   if (databaseFile) recordServerPid(databaseFile, server.pid);
   return {
@@ -70,6 +65,35 @@ export async function provideTemporal(options: ProvideTemporalOptions): Promise<
       if (databaseFile) forgetServerPid(databaseFile);
     },
   };
+}
+
+/** The server's ports: the standard ones when free (cairn start), random free ones otherwise. */
+async function choosePorts(options: ProvideTemporalOptions): Promise<{ port: number; uiPort?: number }> {
+  const port = options.ports === 'standard' ? await preferredOrFreePort(7233) : await freePort();
+  const uiPort = !options.ui
+    ? undefined
+    : options.ports === 'standard'
+      ? await preferredOrFreePort(options.uiPort ?? 8233)
+      : await freePort();
+  return { port, uiPort };
+}
+
+/** Starts with other ports chosen when this many starts in a row found one taken. */
+const PORT_ATTEMPTS = 3;
+
+/**
+ * A port found free can be taken before the server binds it (another process, or the server's
+ * own HTTP port, which it picks itself): the start is tried again with ports chosen afresh.
+ */
+async function withPortRetries<T>(say: (line: string) => void, start: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (error) {
+      if (attempt >= PORT_ATTEMPTS || !/address already in use/i.test((error as Error).message)) throw error;
+      say('[temporal] a port was taken as the server started; starting it again on other ports...');
+    }
+  }
 }
 
 async function obtainCli(options: ProvideTemporalOptions): Promise<string | undefined> {

@@ -3,10 +3,8 @@ import { Client, Connection } from '@temporalio/client';
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { toolCacheDir } from '../../config/paths.js';
 import { runWorkflowId } from '../../domain/runs/run-contract.js';
 import { startDevServer, type RunningDevServer } from '../../worker/temporal/dev-server.js';
-import { findTemporalCli } from '../../worker/temporal/find-cli.js';
 import { freePort } from '../../worker/temporal/ports.js';
 import { fakeAssistants } from '../support/fake-assistants.js';
 import { makeTempRepo } from '../support/git-repos.js';
@@ -14,7 +12,7 @@ import { jsonClient } from '../support/json-client.js';
 import { openSse, type SseConnection } from '../support/sse-client.js';
 import { makeTempDir } from '../support/temp-dirs.js';
 import { interruptibleWorkflow, waitForFile, waitForRunEnd } from '../support/run-helpers.js';
-import { testTemporal } from '../support/temporal.js';
+import { testTemporalCli } from '../support/temporal.js';
 import { startWorkerProcess, type WorkerProcessSetup } from '../support/worker-process.js';
 
 function journalMode(file: string): unknown {
@@ -35,13 +33,7 @@ describe('a workflow run while its Temporal server restarts (an external server,
   this.timeout(5 * 60_000);
 
   it('finishes the node that was running and the rest of the run, each node once', async () => {
-    await testTemporal(); // the suite's server: it makes sure the Temporal CLI exists
-    const cli = findTemporalCli({
-      explicitPath: process.env.TEMPORAL_CLI_PATH,
-      pathVariable: process.env.PATH,
-      toolCacheDir: toolCacheDir(process.env),
-    });
-    if (!cli) throw new Error('the Temporal CLI should exist once the test server runs');
+    const cliPath = await testTemporalCli();
     const data = makeTempDir('cairn-temporal-data-');
     const markers = makeTempDir('cairn-run-marker-');
     const marker = join(markers.path, 'middle-started');
@@ -52,7 +44,7 @@ describe('a workflow run while its Temporal server restarts (an external server,
     const port = await freePort();
     const serve = () =>
       startDevServer({
-        cliPath: cli.path,
+        cliPath: cliPath,
         databaseFile: join(data.path, 'temporal.db'),
         port,
         namespace: 'default',

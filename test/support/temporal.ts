@@ -3,6 +3,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { toolCacheDir } from '../../config/paths.js';
 import { createLogger } from '../../config/logger.js';
+import { findTemporalCli } from '../../worker/temporal/find-cli.js';
 import { provideTemporal, type TemporalEndpoint } from '../../worker/temporal/provide-temporal.js';
 import { installTemporalRuntime } from '../../worker/runtime.js';
 import { loadWorkflowBundle } from '../../worker/workflow-bundle.js';
@@ -54,6 +55,18 @@ export function testTemporal(): Promise<TestTemporal> {
     return { endpoint, client, nativeConnection, bundle };
   })();
   return state.shared;
+}
+
+/** The Temporal CLI's path, for a test that runs a server of its own (the suite's server makes sure it exists). */
+export async function testTemporalCli(): Promise<string> {
+  await testTemporal();
+  const cli = findTemporalCli({
+    explicitPath: process.env.TEMPORAL_CLI_PATH,
+    pathVariable: process.env.PATH,
+    toolCacheDir: toolCacheDir(process.env),
+  });
+  if (!cli) throw new Error('the Temporal CLI should exist once the test server runs');
+  return cli.path;
 }
 
 export async function stopTestTemporal(): Promise<void> {

@@ -3,10 +3,9 @@ import { Connection } from '@temporalio/client';
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toolCacheDir } from '../../../config/paths.js';
-import { findTemporalCli } from '../../../worker/temporal/find-cli.js';
 import { provideTemporal } from '../../../worker/temporal/provide-temporal.js';
 import { makeTempDir } from '../../support/temp-dirs.js';
-import { testTemporal } from '../../support/temporal.js';
+import { testTemporalCli } from '../../support/temporal.js';
 
 /**
  * A port found free can be taken before the dev server binds it (the suite saw it: "bind: address
@@ -17,13 +16,7 @@ describe('the embedded Temporal dev server when a port is taken as it starts', f
   this.timeout(2 * 60_000);
 
   it('starts again on other ports and serves', async () => {
-    await testTemporal(); // the suite's server: it makes sure the Temporal CLI exists
-    const cli = findTemporalCli({
-      explicitPath: process.env.TEMPORAL_CLI_PATH,
-      pathVariable: process.env.PATH,
-      toolCacheDir: toolCacheDir(process.env),
-    });
-    if (!cli) throw new Error('the Temporal CLI should exist once the test server runs');
+    const cliPath = await testTemporalCli();
     const folder = makeTempDir('cairn-port-taken-');
     const failedOnce = join(folder.path, 'failed-once');
     const wrapper = join(folder.path, 'temporal');
@@ -37,7 +30,7 @@ describe('the embedded Temporal dev server when a port is taken as it starts', f
         `  echo '{"level":"FATAL","message":"listen tcp 127.0.0.1:1: bind: address already in use"}' >&2`,
         '  exit 1',
         'fi',
-        `exec '${cli.path}' "$@"`,
+        `exec '${cliPath}' "$@"`,
         '',
       ].join('\n'),
     );

@@ -78,7 +78,7 @@ async function choosePorts(options: ProvideTemporalOptions): Promise<{ port: num
   return { port, uiPort };
 }
 
-/** Starts with other ports chosen when this many starts in a row found one taken. */
+/** How many starts are tried in all, each on ports chosen afresh, while the ports turn out taken. */
 const PORT_ATTEMPTS = 3;
 
 /**

@@ -16,10 +16,10 @@ import {
   type WorkflowRun,
 } from '../../db/repositories/workflow-runs.js';
 import type { JsonProjection } from '../../db/json-projection.js';
-import { nodeTimeLimits, type NodeTimeLimit } from '../../domain/runs/node-time-limits.js';
-import { runDefinitionFacts, type RunDefinitionFacts } from '../../domain/runs/run-definition-facts.js';
+import type { NodeTimeLimit } from '../../domain/runs/node-time-limits.js';
 import type { RunStatus } from '../../domain/runs/run-status.js';
 import type { ServiceContext } from '../context.js';
+import { definitionFactsOf } from './definition-facts.js';
 import { readJsonPage, readKeysetPage, type KeysetPage } from '../keyset-page.js';
 import { ServiceError } from '../service-error.js';
 
@@ -124,15 +124,6 @@ export async function childRunsOf(
   }));
 }
 
-/** Each node's effective time limits and the graph, from the run's stored definition; none for a run that is gone. */
-export async function runDefinitionFactsOf(
-  context: ServiceContext,
-  runId: string,
-): Promise<RunDefinitionFacts> {
-  const run = await findRun(context.db.reader, runId);
-  return runDefinitionFacts(run?.definition);
-}
-
 /** The newest run started from a worker conversation (a chat platform's id), with its events. */
 export async function getRunByWorker(context: ServiceContext, platformId: string): Promise<RunDetail> {
   const run = await findRunByWorker(context.db.knex, platformId);
@@ -186,7 +177,10 @@ export async function dashboardRuns(
     page.items.map((row) => row.position().id),
   );
   const nodeLimits = Object.fromEntries(
-    [...definitions].map(([runId, definition]) => [runId, nodeTimeLimits(definition)]),
+    [...definitions].map(([runId, definition]) => [
+      runId,
+      definitionFactsOf(context, runId, definition).nodeLimits,
+    ]),
   );
   return { items: page.items.map((row) => row.json), next: page.next, counts, nodeLimits };
 }

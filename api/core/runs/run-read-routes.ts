@@ -12,16 +12,15 @@ import {
   type Static,
 } from '../../http/index.js';
 import type { ServiceContext } from '../../../services/context.js';
-import { runDefinitionFacts } from '../../../domain/runs/run-definition-facts.js';
 import { runWorkflowId } from '../../../domain/runs/run-contract.js';
 import { RUN_STATUSES } from '../../../domain/runs/run-status.js';
+import { definitionFactsOf, definitionFactsOfRun } from '../../../services/runs/definition-facts.js';
 import { temporalUrlFor } from '../../../services/temporal-url.js';
 import {
   childRunsOf,
   getRunByWorker,
   getRunDetailAsJson,
   listRunsPage,
-  runDefinitionFactsOf,
   type RunDetail,
 } from '../../../services/runs/run-reads.js';
 import { runArtifactRoutes } from './run-artifact-routes.js';
@@ -119,7 +118,7 @@ export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
             events: events.map(runEventView),
             temporalUrl: temporalUrlFor(context, runWorkflowId(run.id)),
             children: await childRunsOf(context, run.id),
-            ...runDefinitionFacts(run.definition),
+            ...definitionFactsOf(context, run.id, run.definition),
           },
         };
       },
@@ -137,7 +136,7 @@ export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
         const [detail, children, facts] = await Promise.all([
           getRunDetailAsJson(context, params.runId, { run: runJsonColumns, event: runEventJsonColumns }),
           childRunsOf(context, params.runId),
-          runDefinitionFactsOf(context, params.runId),
+          definitionFactsOfRun(context, params.runId),
         ]);
         return {
           body: SerializedJson.object<Static<typeof RunDetailSchema>>({

@@ -174,7 +174,7 @@ export async function dashboardRuns(
   ]);
   const definitions = await runningDefinitions(
     reader,
-    page.items.map((row) => row.position().id),
+    page.items.map((row) => row.positionKey('id')),
   );
   const nodeLimits = Object.fromEntries(
     [...definitions].map(([runId, definition]) => [

@@ -6,7 +6,7 @@ import {
   runJsonColumns,
   runView,
 } from '../../../api/core/runs/run-view.js';
-import { jsonObjectSql, jsonRows } from '../../../db/json-projection.js';
+import { jsonObjectSql, jsonRows, leadingString } from '../../../db/json-projection.js';
 import * as codebases from '../../../db/repositories/codebases.js';
 import * as conversations from '../../../db/repositories/conversations.js';
 import { searchRunsAsJson } from '../../../db/repositories/run-dashboard.js';
@@ -117,6 +117,10 @@ for (const kind of databaseKinds()) {
       written.forEach((row, index) => {
         sameText(row.json, runView(read[index]!));
         expect(row.position()).to.deep.equal({ createdAt: read[index]!.createdAt, id: read[index]!.id });
+        // The id is the projection's first field: read from the text's start, as the dialect wrote it.
+        expect(leadingString(row.json, 'runId')).to.equal(read[index]!.id);
+        expect(row.positionKey('id')).to.equal(read[index]!.id);
+        expect(row.positionKey('createdAt')).to.equal(read[index]!.createdAt);
       });
     });
 
@@ -178,6 +182,21 @@ for (const kind of databaseKinds()) {
       const read = await listRunEvents(reader, busy.id);
       expect(written).to.have.length(6);
       written.forEach((json, index) => sameText(json, runEventView(read[index]!)));
+    });
+
+    it('reads a leading field from the text only when it is a plain string, else leaves it to the parse', () => {
+      expect(leadingString('{"runId":"r-1","x":1}', 'runId')).to.equal('r-1');
+      expect(leadingString('{"runId" : "r-1", "x" : 1}', 'runId')).to.equal('r-1');
+      for (const other of [
+        '{"x":"r-1"}',
+        '{"runId":1}',
+        '{"runId":"a\\"b"}',
+        '{"runIds":"r"}',
+        '{"runId":"open',
+      ])
+        expect(leadingString(other, 'runId'), other).to.equal(undefined);
+      const rows = jsonRows<{ id: string }>({ runId: ['id'] }, { id: 'id' })(['{"runId":"a\\"b"}']);
+      expect(rows[0]!.positionKey('id')).to.equal('a"b');
     });
 
     it('refuses a position whose column the projection does not write', () => {

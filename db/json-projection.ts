@@ -140,16 +140,15 @@ export function jsonRows<Position extends Record<string, string>>(
     if (!field) throw new Error(`the projection writes no field from the column ${column}`);
     return [key, field] as const;
   });
-  const firstField = Object.keys(projection)[0];
   const position = (json: string) => {
     const row = JSON.parse(json) as Record<string, string>;
     return Object.fromEntries(fields.map(([key, field]) => [key, row[field]])) as Position;
   };
-  const positionKey = (json: string, key: keyof Position): string => {
-    const field = fields.find(([named]) => named === key)?.[1];
-    const leading = field === firstField && field !== undefined ? leadingString(json, field) : undefined;
-    return leading ?? position(json)[key]!;
-  };
+  // The position key written as the projection's first field, if any: found once, not per row.
+  const firstField = Object.keys(projection)[0]!;
+  const leadingKey = fields.find(([, field]) => field === firstField)?.[0];
+  const positionKey = (json: string, key: keyof Position): string =>
+    (key === leadingKey ? leadingString(json, firstField) : undefined) ?? position(json)[key]!;
   return (texts) =>
     texts.map((json) => ({
       json,

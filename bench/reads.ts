@@ -40,14 +40,22 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const POSTS = Number(process.env.BENCH_POSTS ?? 200);
 const IDLE_SETTLE_MS = Number(process.env.BENCH_IDLE_SETTLE_MS ?? 60_000);
-const CAIRN_BIN = process.env.BENCH_CAIRN_BIN ?? fileURLToPath(new URL('../bin/cairn.mjs', import.meta.url));
+// Without it, this checkout's `cairn` as `npm start` runs it (bin/cairn, the launcher).
+const OTHER_CAIRN_BIN = process.env.BENCH_CAIRN_BIN;
 const BUNDLED_WORKFLOWS = fileURLToPath(new URL('../defaults/workflows/', import.meta.url));
 
 /** Resident memory in MB of a process and all its descendants, split into Temporal and the rest. */
-function residentMemory(rootPid: number): { cairnMb: number; temporalMb: number; totalMb: number } {
+function residentMemory(rootPid: number): {
+  cairnMb: number;
+  /** The part of cairnMb that is mapped files: node and its libraries, and the SQLite file the reader maps. */
+  cairnFileMb: number;
+  temporalMb: number;
+  totalMb: number;
+} {
   const parents = new Map<number, number>();
   const commands = new Map<number, string>();
   const rss = new Map<number, number>();
+  const rssFile = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -55,6 +63,7 @@ function residentMemory(rootPid: number): { cairnMb: number; temporalMb: number;
       const pid = Number(entry);
       parents.set(pid, Number(/PPid:\s+(\d+)/.exec(status)?.[1]));
       rss.set(pid, Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0));
+      rssFile.set(pid, Number(/RssFile:\s+(\d+)/.exec(status)?.[1] ?? 0));
       commands.set(pid, readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' '));
     } catch {
       // gone meanwhile
@@ -70,14 +79,23 @@ function residentMemory(rootPid: number): { cairnMb: number; temporalMb: number;
       }
   }
   let cairnKb = 0;
+  let cairnFileKb = 0;
   let temporalKb = 0;
   for (const pid of tree) {
     const kb = rss.get(pid) ?? 0;
     if (/temporal\S* server start-dev/.test(commands.get(pid) ?? '')) temporalKb += kb;
-    else cairnKb += kb;
+    else {
+      cairnKb += kb;
+      cairnFileKb += rssFile.get(pid) ?? 0;
+    }
   }
   const mb = (kb: number) => round(kb / 1024);
-  return { cairnMb: mb(cairnKb), temporalMb: mb(temporalKb), totalMb: mb(cairnKb + temporalKb) };
+  return {
+    cairnMb: mb(cairnKb),
+    cairnFileMb: mb(cairnFileKb),
+    temporalMb: mb(temporalKb),
+    totalMb: mb(cairnKb + temporalKb),
+  };
 }
 
 async function load(url: string) {
@@ -141,7 +159,11 @@ async function measureDatabase(label: string, databaseUrl: string | undefined) {
   const port = await freePort();
   const env = standaloneCairnEnv(home.home, port, fakes.env);
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const cairn = spawnCairn(['start'], { env, cwd: cwd.path, bin: CAIRN_BIN });
+  const cairn = spawnCairn(['start'], {
+    env,
+    cwd: cwd.path,
+    ...(OTHER_CAIRN_BIN && { bin: OTHER_CAIRN_BIN }),
+  });
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitForOk(`${base}/health`, cairn, 15 * 60_000);
@@ -223,6 +245,6 @@ const postgresServer = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABA
 if (postgresServer && databases.includes('postgres'))
   results.push(await withPostgresDatabase(postgresServer, (url) => measureDatabase('postgres', url)));
 printFigures('reads', {
-  command: `node bin/run-ts.mjs bench/reads.ts (cairn: ${CAIRN_BIN}, ${CONNECTIONS} connections, ${SECONDS} s per endpoint)`,
+  command: `node bin/run-ts.mjs bench/reads.ts (cairn: ${OTHER_CAIRN_BIN ?? 'bin/cairn'}, ${CONNECTIONS} connections, ${SECONDS} s per endpoint)`,
   results,
 });

@@ -1,5 +1,6 @@
 import { describeEnvironmentVariables } from '../../config/environment.js';
 import { withoutClaudeSessionMarkers } from '../../config/claude-session-markers.js';
+import { withoutLauncherDefaults } from '../../config/launcher-environment.js';
 
 /** Code-host tokens stay: assistants push branches and open pull requests with git and gh. */
 const KEPT_SECRETS = new Set(['GITHUB_TOKEN', 'GH_TOKEN', 'GITLAB_TOKEN']);
@@ -23,12 +24,14 @@ export function withoutCodeHostTokens(processEnv: NodeJS.ProcessEnv): NodeJS.Pro
 
 /**
  * The environment an assistant subprocess starts from: Cairn's own, without Claude session
- * markers and without Cairn's secrets. Assistant credentials are added back by each provider's
+ * markers, without what Cairn's launcher added for itself, and without Cairn's secrets. Assistant credentials are added back by each provider's
  * auth module, so a key only reaches the subprocess when the chosen auth mode wants it.
  */
 export function baseSubprocessEnv(processEnv: NodeJS.ProcessEnv): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(withoutClaudeSessionMarkers(processEnv))) {
+  for (const [key, value] of Object.entries(
+    withoutClaudeSessionMarkers(withoutLauncherDefaults(processEnv)),
+  )) {
     if (value !== undefined) env[key] = value;
   }
   for (const name of cairnSecretNames()) delete env[name];

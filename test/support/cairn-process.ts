@@ -2,7 +2,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-const CAIRN_BIN = fileURLToPath(new URL('../../bin/cairn.mjs', import.meta.url));
+// The command as installed (`npm start`, `npm link`): the shell launcher that becomes bin/cairn.mjs.
+const CAIRN_LAUNCHER = fileURLToPath(new URL('../../bin/cairn', import.meta.url));
 const BUILD_SCRIPT = fileURLToPath(new URL('../../scripts/build.mjs', import.meta.url));
 
 // The spawned `cairn` runs the compiled build, as `npm start` does, so the tests cover it (paths
@@ -27,15 +28,19 @@ export function spawnCairn(
   options: {
     env: NodeJS.ProcessEnv;
     cwd: string;
-    /** Another checkout's bin/cairn.mjs. */
+    /** Another checkout's bin/cairn.mjs, run by node itself (without the launcher). */
     bin?: string;
-    /** Options for Node itself, such as --cpu-prof (which NODE_OPTIONS refuses). */
+    /** Options for Node itself, such as --cpu-prof (which NODE_OPTIONS refuses); runs bin/cairn.mjs without the launcher. */
     nodeArgs?: string[];
     /** Piped to standard input, which is then closed; without it there is no input at all. */
     input?: string;
   },
 ): CairnProcess {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.bin ?? CAIRN_BIN, ...args], {
+  const direct = options.bin !== undefined || options.nodeArgs !== undefined;
+  const [command, commandArgs] = direct
+    ? [process.execPath, [...(options.nodeArgs ?? []), options.bin ?? `${CAIRN_LAUNCHER}.mjs`, ...args]]
+    : [CAIRN_LAUNCHER, args];
+  const child = spawn(command, commandArgs, {
     cwd: options.cwd,
     env: options.env,
     stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

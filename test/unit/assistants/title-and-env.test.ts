@@ -37,6 +37,15 @@ describe('assistants/subprocess environment', () => {
     expect(env).to.deep.equal({ PATH: '/bin', GITHUB_TOKEN: 'gh' });
   });
 
+  it("leaves out the malloc setting Cairn's launcher chose for itself, never one the user chose", () => {
+    const launched = { PATH: '/bin', MALLOC_ARENA_MAX: '2', CAIRN_MALLOC_ARENA_MAX_SET: '1' };
+    expect(baseSubprocessEnv(launched)).to.deep.equal({ PATH: '/bin' });
+    expect(baseSubprocessEnv({ PATH: '/bin', MALLOC_ARENA_MAX: '4' })).to.deep.equal({
+      PATH: '/bin',
+      MALLOC_ARENA_MAX: '4',
+    });
+  });
+
   it('keeps Claude provider choices that look like markers', () => {
     expect(withoutClaudeSessionMarkers({ CLAUDE_CODE_USE_BEDROCK: '1', CLAUDE_CODE_X: 'y' })).to.deep.equal({
       CLAUDE_CODE_USE_BEDROCK: '1',

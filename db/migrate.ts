@@ -14,6 +14,7 @@ import * as runInputs from './migrations/0012-run-inputs.js';
 import * as runWaitingUntil from './migrations/0013-run-waiting-until.js';
 import * as runOrigins from './migrations/0014-run-origins.js';
 import * as runListFilters from './migrations/0015-run-list-filters.js';
+import * as runWorkflowCounts from './migrations/0016-run-workflow-counts.js';
 
 interface Migration {
   name: string;
@@ -39,6 +40,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '0013-run-waiting-until', ...runWaitingUntil },
   { name: '0014-run-origins', ...runOrigins },
   { name: '0015-run-list-filters', ...runListFilters },
+  { name: '0016-run-workflow-counts', ...runWorkflowCounts },
 ];
 
 /** Every migration's name, in the order they apply. */

@@ -15,22 +15,36 @@ export type CountFilter = Pick<RunFilter, 'since' | 'until' | 'workflowName' | '
 };
 
 /**
- * How many runs are in each status, within the same workflow, codebase, date range and search.
- * Without any, the figures the triggers of migration 0004 keep (one small read); with one, a
- * count over the matching runs (the workflow and codebase ones by migration 0015's indexes).
+ * The statement counting runs per status under a filter: without any, the figures the triggers
+ * of migration 0004 keep; with only a workflow, those of migration 0016 (both one small read);
+ * with more, a count over the matching runs (the workflow and codebase ones by migration 0015's
+ * indexes).
  */
-export async function countRunsByStatus(
-  source: ReadSource,
-  filter: CountFilter,
-): Promise<Record<RunStatus, number>> {
+function countStatement(filter: CountFilter): { sql: string; params: unknown[] } {
   const conditions = addCreatedRange(new SqlConditions(), filter);
   if (filter.workflowName) conditions.add('workflow_name = ?', filter.workflowName);
   if (filter.codebaseId) conditions.add('codebase_id = ?', filter.codebaseId);
   addSearch(conditions, filter.search);
-  const sql = conditions.where
-    ? `select status, count(*) as count from workflow_runs${conditions.where} group by status`
-    : 'select status, count from run_status_counts';
-  const rows = await toReader(source).all<{ status: RunStatus; count: unknown }>(sql, conditions.params);
+  if (!conditions.where) return { sql: 'select status, count from run_status_counts', params: [] };
+  const onlyWorkflow = !filter.codebaseId && !filter.search && !filter.since && !filter.until;
+  if (filter.workflowName && onlyWorkflow)
+    return {
+      sql: 'select status, count from run_workflow_counts where workflow_name = ?',
+      params: [filter.workflowName],
+    };
+  return {
+    sql: `select status, count(*) as count from workflow_runs${conditions.where} group by status`,
+    params: conditions.params,
+  };
+}
+
+/** How many runs are in each status, within the same workflow, codebase, date range and search. */
+export async function countRunsByStatus(
+  source: ReadSource,
+  filter: CountFilter,
+): Promise<Record<RunStatus, number>> {
+  const { sql, params } = countStatement(filter);
+  const rows = await toReader(source).all<{ status: RunStatus; count: unknown }>(sql, params);
   const counts = Object.fromEntries(RUN_STATUSES.map((status) => [status, 0])) as Record<RunStatus, number>;
   for (const row of rows) if (row.status in counts) counts[row.status] = countOf(row);
   return counts;

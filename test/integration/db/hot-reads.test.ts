@@ -3,6 +3,7 @@ import * as codebases from '../../../db/repositories/codebases.js';
 import * as conversations from '../../../db/repositories/conversations.js';
 import { countRunsByStatus } from '../../../db/repositories/run-dashboard.js';
 import { countTurnsAndRuns } from '../../../db/repositories/service-figures.js';
+import { readMetricFigures } from '../../../db/repositories/metric-figures.js';
 import * as runs from '../../../db/repositories/workflow-runs.js';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
 
@@ -46,6 +47,40 @@ for (const kind of databaseKinds()) {
       });
       expect(await runs.countRunsWithStatus(reader, 'failed')).to.equal(1);
       expect(await runs.countRunsWithStatus(reader, 'running')).to.equal(0);
+    });
+
+    it('keeps the runs per workflow and status exact, for the metrics and the workflow filter', async () => {
+      const { knex, reader } = test.db;
+      const made: runs.WorkflowRun[] = [];
+      for (const workflowName of ['assist', 'assist', 'assist', 'review', 'review'])
+        made.push(await runs.createRun(knex, { workflowName, definition }));
+      await runs.transitionRun(knex, made[0]!.id, ['pending'], 'running');
+      await runs.transitionRun(knex, made[0]!.id, ['running'], 'completed');
+      await runs.transitionRun(knex, made[3]!.id, ['pending'], 'running');
+      await knex('workflow_runs').where('id', made[1]!.id).update({ status: 'pending' });
+      expect(await runs.deleteRunIn(knex, made[4]!.id, ['pending'])).to.equal(true);
+
+      const counted = await knex('workflow_runs')
+        .select('status', 'workflow_name as workflow')
+        .count('* as count')
+        .groupBy('status', 'workflow_name');
+      const expected = counted
+        .map((row) => ({ status: row.status, workflow: row.workflow, count: Number(row.count) }))
+        .sort((a, b) => `${a.workflow} ${a.status}`.localeCompare(`${b.workflow} ${b.status}`));
+      expect(expected).to.deep.equal([
+        { status: 'completed', workflow: 'assist', count: 1 },
+        { status: 'pending', workflow: 'assist', count: 2 },
+        { status: 'running', workflow: 'review', count: 1 },
+      ]);
+      // The deleted run's row stays at 0 and is left out, as a count over the runs would.
+      expect((await readMetricFigures(reader)).runs).to.deep.equal(expected);
+      const review = await countRunsByStatus(reader, { workflowName: 'review' });
+      expect(review).to.include({ pending: 0, running: 1, completed: 0 });
+      // The same figures as counting the rows, which a second filter forces.
+      expect(
+        await countRunsByStatus(reader, { workflowName: 'review', since: '2000-01-01T00:00:00.000Z' }),
+      ).to.deep.equal(review);
+      expect(await countRunsByStatus(reader, { workflowName: 'nothing' })).to.include({ pending: 0 });
     });
 
     it('reads through the reader what was just written through knex, and pages by keyset', async () => {

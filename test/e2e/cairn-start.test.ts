@@ -142,10 +142,14 @@ describe('cairn start (the whole service in one process)', function () {
     });
     await expectOnlyLocalSites(port);
     await expectTelegramDoor(port, telegram);
-    // The launcher (bin/cairn) became this node process, with its malloc setting.
+    // The launcher (bin/cairn) became this node process, with its malloc settings.
     const environment = readFileSync(`/proc/${cairn!.child.pid}/environ`, 'utf8').split('\0');
     expect(readFileSync(`/proc/${cairn!.child.pid}/comm`, 'utf8').trim()).to.equal('node');
-    expect(environment).to.include.members(['MALLOC_ARENA_MAX=2', 'CAIRN_MALLOC_ARENA_MAX_SET=1']);
+    expect(environment).to.include.members([
+      'MALLOC_ARENA_MAX=2',
+      'MALLOC_TRIM_THRESHOLD_=131072',
+      'CAIRN_MALLOC_DEFAULTS=MALLOC_ARENA_MAX MALLOC_TRIM_THRESHOLD_',
+    ]);
     // Run as root without a declared sandbox, Claude Code would refuse every turn: the banner says so.
     expect(cairn!.output().includes('Claude Code will refuse every Claude turn')).to.equal(
       process.getuid?.() === 0,

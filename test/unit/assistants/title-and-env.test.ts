@@ -37,10 +37,19 @@ describe('assistants/subprocess environment', () => {
     expect(env).to.deep.equal({ PATH: '/bin', GITHUB_TOKEN: 'gh' });
   });
 
-  it("leaves out the malloc setting Cairn's launcher chose for itself, never one the user chose", () => {
-    const launched = { PATH: '/bin', MALLOC_ARENA_MAX: '2', CAIRN_MALLOC_ARENA_MAX_SET: '1' };
+  it("leaves out the malloc settings Cairn's launcher chose for itself, never one the user chose", () => {
+    const launched = {
+      PATH: '/bin',
+      MALLOC_ARENA_MAX: '2',
+      MALLOC_TRIM_THRESHOLD_: '131072',
+      CAIRN_MALLOC_DEFAULTS: 'MALLOC_ARENA_MAX MALLOC_TRIM_THRESHOLD_',
+    };
     expect(baseSubprocessEnv(launched)).to.deep.equal({ PATH: '/bin' });
-    expect(baseSubprocessEnv({ PATH: '/bin', MALLOC_ARENA_MAX: '4' })).to.deep.equal({
+    // The user's own arena count stays; a name the launcher never sets is never removed.
+    const mixed = { PATH: '/bin', MALLOC_ARENA_MAX: '4', MALLOC_TRIM_THRESHOLD_: '131072' };
+    expect(
+      baseSubprocessEnv({ ...mixed, CAIRN_MALLOC_DEFAULTS: 'MALLOC_TRIM_THRESHOLD_ PATH' }),
+    ).to.deep.equal({
       PATH: '/bin',
       MALLOC_ARENA_MAX: '4',
     });

@@ -26,7 +26,8 @@ describe('the cairn launcher (bin/cairn)', () => {
       [
         '#!/bin/sh',
         'printf "arena=%s\\n" "${MALLOC_ARENA_MAX-unset}"',
-        'printf "marker=%s\\n" "${CAIRN_MALLOC_ARENA_MAX_SET-unset}"',
+        'printf "trim=%s\\n" "${MALLOC_TRIM_THRESHOLD_-unset}"',
+        'printf "defaults=%s\\n" "${CAIRN_MALLOC_DEFAULTS-unset}"',
         'for arg in "$@"; do printf "arg=%s\\n" "$arg"; done',
         'exit "${FAKE_NODE_EXIT:-0}"',
         '',
@@ -42,12 +43,13 @@ describe('the cairn launcher (bin/cairn)', () => {
     return { status: result.status, lines: result.stdout.trim().split('\n') };
   }
 
-  it('runs cairn.mjs with two malloc arenas, marked as its own choice, passing the arguments as given', () => {
+  it('runs cairn.mjs with its malloc defaults, listed as its own choice, passing the arguments as given', () => {
     const { status, lines } = launch(LAUNCHER, {}, ['chat', 'two words', '--json']);
     expect(status).to.equal(0);
     expect(lines).to.deep.equal([
       'arena=2',
-      'marker=1',
+      'trim=131072',
+      'defaults=MALLOC_ARENA_MAX MALLOC_TRIM_THRESHOLD_',
       `arg=${CAIRN_MJS}`,
       'arg=chat',
       'arg=two words',
@@ -55,9 +57,15 @@ describe('the cairn launcher (bin/cairn)', () => {
     ]);
   });
 
-  it("keeps the user's own MALLOC_ARENA_MAX, unmarked", () => {
-    const { lines } = launch(LAUNCHER, { MALLOC_ARENA_MAX: '8' }, ['status']);
-    expect(lines.slice(0, 2)).to.deep.equal(['arena=8', 'marker=unset']);
+  it("keeps the user's own values, and lists only what it set", () => {
+    const own = launch(LAUNCHER, { MALLOC_ARENA_MAX: '8' }, ['status']).lines;
+    expect(own.slice(0, 3)).to.deep.equal(['arena=8', 'trim=131072', 'defaults=MALLOC_TRIM_THRESHOLD_']);
+    const both = { MALLOC_ARENA_MAX: '8', MALLOC_TRIM_THRESHOLD_: '0', CAIRN_MALLOC_DEFAULTS: 'stale' };
+    expect(launch(LAUNCHER, both, ['status']).lines.slice(0, 3)).to.deep.equal([
+      'arena=8',
+      'trim=0',
+      'defaults=',
+    ]);
   });
 
   it('finds cairn.mjs through a link in another folder, as npm links the command', () => {

@@ -22,8 +22,7 @@ COPY --from=build /app/dist ./dist
 ENV CAIRN_HOME=/.cairn NODE_ENV=production HOST=0.0.0.0
 # What bin/cairn sets outside the image (it says why): two malloc arenas and a fixed trim
 # threshold, listed as Cairn's choice so the scripts and assistants Cairn starts do not inherit them.
-ENV MALLOC_ARENA_MAX=2 MALLOC_TRIM_THRESHOLD_=131072 \
-    CAIRN_MALLOC_DEFAULTS="MALLOC_ARENA_MAX MALLOC_TRIM_THRESHOLD_"
+ENV MALLOC_ARENA_MAX=2 MALLOC_TRIM_THRESHOLD_=131072 CAIRN_MALLOC_DEFAULTS=MALLOC_ARENA_MAX,MALLOC_TRIM_THRESHOLD_
 # Not root: Claude Code refuses to run unattended as root (docs/operations.md, "Running as
 # root"), and nothing here needs it. The image's `node` user (uid 1000) owns the home; a named
 # volume takes that ownership, a bind mount needs it given on the host (chown 1000).

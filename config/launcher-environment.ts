@@ -1,4 +1,4 @@
-/** Set by bin/cairn to the malloc variables it chose itself (space-separated), as opposed to the user's. */
+/** Set by bin/cairn to the malloc variables it chose itself (comma-separated), as opposed to the user's. */
 export const LAUNCHER_DEFAULTS_VARIABLE = 'CAIRN_MALLOC_DEFAULTS';
 
 /** The variables bin/cairn may set: nothing else is ever removed on its word. */
@@ -13,6 +13,6 @@ export function withoutLauncherDefaults(env: NodeJS.ProcessEnv): NodeJS.ProcessE
   if (chosen === undefined) return env;
   const rest = { ...env };
   delete rest[LAUNCHER_DEFAULTS_VARIABLE];
-  for (const name of chosen.split(' ')) if (LAUNCHER_VARIABLES.has(name)) delete rest[name];
+  for (const name of chosen.split(',')) if (LAUNCHER_VARIABLES.has(name)) delete rest[name];
   return rest;
 }

@@ -148,7 +148,7 @@ describe('cairn start (the whole service in one process)', function () {
     expect(environment).to.include.members([
       'MALLOC_ARENA_MAX=2',
       'MALLOC_TRIM_THRESHOLD_=131072',
-      'CAIRN_MALLOC_DEFAULTS=MALLOC_ARENA_MAX MALLOC_TRIM_THRESHOLD_',
+      'CAIRN_MALLOC_DEFAULTS=MALLOC_ARENA_MAX,MALLOC_TRIM_THRESHOLD_',
     ]);
     // Run as root without a declared sandbox, Claude Code would refuse every turn: the banner says so.
     expect(cairn!.output().includes('Claude Code will refuse every Claude turn')).to.equal(

@@ -42,13 +42,13 @@ describe('assistants/subprocess environment', () => {
       PATH: '/bin',
       MALLOC_ARENA_MAX: '2',
       MALLOC_TRIM_THRESHOLD_: '131072',
-      CAIRN_MALLOC_DEFAULTS: 'MALLOC_ARENA_MAX MALLOC_TRIM_THRESHOLD_',
+      CAIRN_MALLOC_DEFAULTS: 'MALLOC_ARENA_MAX,MALLOC_TRIM_THRESHOLD_',
     };
     expect(baseSubprocessEnv(launched)).to.deep.equal({ PATH: '/bin' });
     // The user's own arena count stays; a name the launcher never sets is never removed.
     const mixed = { PATH: '/bin', MALLOC_ARENA_MAX: '4', MALLOC_TRIM_THRESHOLD_: '131072' };
     expect(
-      baseSubprocessEnv({ ...mixed, CAIRN_MALLOC_DEFAULTS: 'MALLOC_TRIM_THRESHOLD_ PATH' }),
+      baseSubprocessEnv({ ...mixed, CAIRN_MALLOC_DEFAULTS: 'MALLOC_TRIM_THRESHOLD_,PATH' }),
     ).to.deep.equal({
       PATH: '/bin',
       MALLOC_ARENA_MAX: '4',

@@ -49,7 +49,7 @@ describe('the cairn launcher (bin/cairn)', () => {
     expect(lines).to.deep.equal([
       'arena=2',
       'trim=131072',
-      'defaults=MALLOC_ARENA_MAX MALLOC_TRIM_THRESHOLD_',
+      'defaults=MALLOC_ARENA_MAX,MALLOC_TRIM_THRESHOLD_',
       `arg=${CAIRN_MJS}`,
       'arg=chat',
       'arg=two words',

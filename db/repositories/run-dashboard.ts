@@ -21,17 +21,17 @@ export type CountFilter = Pick<RunFilter, 'since' | 'until' | 'workflowName' | '
  * indexes).
  */
 function countStatement(filter: CountFilter): { sql: string; params: unknown[] } {
+  const beyondWorkflow = filter.codebaseId || filter.search || filter.since || filter.until;
+  if (filter.workflowName && !beyondWorkflow)
+    return {
+      sql: 'select status, count from run_workflow_counts where workflow_name = ?',
+      params: [filter.workflowName],
+    };
   const conditions = addCreatedRange(new SqlConditions(), filter);
   if (filter.workflowName) conditions.add('workflow_name = ?', filter.workflowName);
   if (filter.codebaseId) conditions.add('codebase_id = ?', filter.codebaseId);
   addSearch(conditions, filter.search);
   if (!conditions.where) return { sql: 'select status, count from run_status_counts', params: [] };
-  const onlyWorkflow = !filter.codebaseId && !filter.search && !filter.since && !filter.until;
-  if (filter.workflowName && onlyWorkflow)
-    return {
-      sql: 'select status, count from run_workflow_counts where workflow_name = ?',
-      params: [filter.workflowName],
-    };
   return {
     sql: `select status, count(*) as count from workflow_runs${conditions.where} group by status`,
     params: conditions.params,

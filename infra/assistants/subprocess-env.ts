@@ -24,8 +24,9 @@ export function withoutCodeHostTokens(processEnv: NodeJS.ProcessEnv): NodeJS.Pro
 
 /**
  * The environment an assistant subprocess starts from: Cairn's own, without Claude session
- * markers, without what Cairn's launcher added for itself, and without Cairn's secrets. Assistant credentials are added back by each provider's
- * auth module, so a key only reaches the subprocess when the chosen auth mode wants it.
+ * markers, without what Cairn's launcher added for itself, and without Cairn's secrets. Assistant
+ * credentials are added back by each provider's auth module, so a key only reaches the subprocess
+ * when the chosen auth mode wants it.
  */
 export function baseSubprocessEnv(processEnv: NodeJS.ProcessEnv): Record<string, string> {
   const env: Record<string, string> = {};

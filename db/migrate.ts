@@ -15,6 +15,7 @@ import * as runWaitingUntil from './migrations/0013-run-waiting-until.js';
 import * as runOrigins from './migrations/0014-run-origins.js';
 import * as runListFilters from './migrations/0015-run-list-filters.js';
 import * as runWorkflowCounts from './migrations/0016-run-workflow-counts.js';
+import * as dashboardNodeFigures from './migrations/0017-dashboard-node-figures.js';
 
 interface Migration {
   name: string;
@@ -41,6 +42,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '0014-run-origins', ...runOrigins },
   { name: '0015-run-list-filters', ...runListFilters },
   { name: '0016-run-workflow-counts', ...runWorkflowCounts },
+  { name: '0017-dashboard-node-figures', ...dashboardNodeFigures },
 ];
 
 /** Every migration's name, in the order they apply. */

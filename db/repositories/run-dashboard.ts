@@ -6,7 +6,7 @@ import type { Dialect } from '../dialect.js';
 import { oncePerDialect, type JsonProjection } from '../json-projection.js';
 import { addCreatedRange, listRunsAsJson, type RunFilter, type RunJson } from './workflow-runs.js';
 
-/** The events that end a node, as an SQL list. */
+/** The events that end a node, as an SQL list: as migration 0017's partial index names them. */
 const ENDED_NODE_TYPES = "'node_completed', 'node_failed', 'node_skipped'";
 
 /** Every filter of the dashboard but the status: what its counts per status follow. */
@@ -66,8 +66,9 @@ function addSearch(conditions: SqlConditions, search: string | undefined): SqlCo
 
 /**
  * What the dashboard adds to a run, computed by the database beside the run's own fields: its
- * codebase's name, distinct nodes ended, nodes in its definition, and milliseconds from its start
- * to its end or to `?` (now, the one parameter).
+ * codebase's name, distinct nodes ended (from migration 0017's index of ended-node events alone),
+ * nodes in its definition (the count migration 0017 keeps), and milliseconds from its start to its
+ * end or to `?` (now, the one parameter).
  */
 function dashboardFields(dialect: Dialect): JsonProjection {
   const sqlite = dialect === 'sqlite';
@@ -78,12 +79,7 @@ function dashboardFields(dialect: Dialect): JsonProjection {
         '(select count(distinct node_id) from events where events.run_id = workflow_runs.id' +
         ` and events.type in (${ENDED_NODE_TYPES}))`,
     },
-    // Definitions are written by JSON.stringify; a nodes field that is not a list counts none.
-    nodesTotal: {
-      sql: sqlite
-        ? "(case when json_valid(definition) then coalesce(json_array_length(definition, '$.nodes'), 0) else 0 end)"
-        : "(case when json_typeof(definition::json -> 'nodes') = 'array' then json_array_length(definition::json -> 'nodes') else 0 end)",
-    },
+    nodesTotal: ['node_count'],
     durationMs: {
       sql: sqlite
         ? "(case when started_at is null then null else cast(round((unixepoch(coalesce(completed_at, ?), 'subsec') - unixepoch(started_at, 'subsec')) * 1000) as integer) end)"
@@ -118,6 +114,21 @@ const withDashboardFields = oncePerDialect((runProjection: JsonProjection, diale
   ...runProjection,
   ...dashboardFields(dialect),
 }));
+
+// A run's status as its JSON text shows it, in the form of either dialect's writer (SQLite writes
+// `"status":"running"`, Postgres `"status" : "running"`).
+const RUNNING_STATUS_FIELD = /"status"\s*:\s*"running"/;
+
+/**
+ * Whether a run written as JSON may be running, without parsing it. In JSON text an unescaped
+ * quote only ever delimits a string, so a running run's status field always matches; the same
+ * characters can also be a key and value inside its inputs, a false positive that only costs
+ * runningDefinitions a lookup (its SQL checks the status). Most pages hold no running run, and
+ * then the lookup is skipped.
+ */
+export function mayBeRunning(json: string): boolean {
+  return RUNNING_STATUS_FIELD.test(json);
+}
 
 /** The stored definitions of those of `ids` that are running, by run id. */
 export async function runningDefinitions(

@@ -1,6 +1,7 @@
 import { findConversationByRef } from '../../db/repositories/conversations.js';
 import {
   countRunsByStatus,
+  mayBeRunning,
   runningDefinitions,
   searchRunsAsJson,
 } from '../../db/repositories/run-dashboard.js';
@@ -174,7 +175,7 @@ export async function dashboardRuns(
   ]);
   const definitions = await runningDefinitions(
     reader,
-    page.items.map((row) => row.positionKey('id')),
+    page.items.filter((row) => mayBeRunning(row.json)).map((row) => row.positionKey('id')),
   );
   const nodeLimits = Object.fromEntries(
     [...definitions].map(([runId, definition]) => [

@@ -107,7 +107,8 @@ describe('cairn start (the whole service in one process)', function () {
   });
 
   after(async () => {
-    await cairn?.stop('SIGKILL');
+    // SIGTERM, so that a test failing half-way leaves no Temporal server behind (a SIGKILL would).
+    await cairn?.stop('SIGTERM');
     await telegram?.close();
     home.cleanup();
     cwd.cleanup();

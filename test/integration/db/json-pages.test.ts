@@ -9,9 +9,10 @@ import {
 import { jsonObjectSql, jsonRows, leadingString } from '../../../db/json-projection.js';
 import * as codebases from '../../../db/repositories/codebases.js';
 import * as conversations from '../../../db/repositories/conversations.js';
-import { searchRunsAsJson } from '../../../db/repositories/run-dashboard.js';
+import { mayBeRunning, searchRunsAsJson } from '../../../db/repositories/run-dashboard.js';
 import { appendRunEvent, listRunEvents, listRunEventsAsJson } from '../../../db/repositories/run-events.js';
 import * as runs from '../../../db/repositories/workflow-runs.js';
+import type { SqlReader } from '../../../db/sql-reader.js';
 import { conversationWire } from '../../../domain/conversations/wire.js';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
 
@@ -161,6 +162,66 @@ for (const kind of databaseKinds()) {
           .map((row) => row.position().id)
           .sort(),
       ).to.deep.equal([busy.id, odd.id].sort());
+    });
+
+    it("keeps each run's node count as its definition is written, by any writer", async () => {
+      const { knex, reader } = test.db;
+      const run = await runs.createRun(knex, {
+        workflowName: 'grow',
+        definition: { name: 'grow', nodes: [{ id: 'a' }] },
+      });
+      const nodesTotal = async () => {
+        const [row] = await searchRunsAsJson(
+          reader,
+          { limit: 1 },
+          runJsonColumns,
+          '2026-03-01T00:00:00.000Z',
+        );
+        return JSON.parse(row!.json).nodesTotal as number;
+      };
+      expect(await nodesTotal()).to.equal(1);
+      // Written by hand, in SQL: the count follows, and text that is not JSON counts none
+      // instead of failing the write.
+      await knex('workflow_runs')
+        .where('id', run.id)
+        .update({ definition: JSON.stringify({ nodes: [{ id: 'a' }, { id: 'b' }] }) });
+      expect(await nodesTotal()).to.equal(2);
+      await knex('workflow_runs').where('id', run.id).update({ definition: 'not json {' });
+      expect(await nodesTotal()).to.equal(0);
+      const [copy] = await knex('workflow_runs').where('id', run.id).select('*');
+      await knex('workflow_runs').insert({ ...copy, id: 'hand-made', definition: '{"nodes":[1,2,3]}' });
+      expect((await knex('workflow_runs').where('id', 'hand-made').first()).node_count).to.equal(3);
+    });
+
+    if (kind.name === 'sqlite')
+      it("counts a page's ended nodes from migration 0017's index alone", async () => {
+        await someRuns();
+        const { reader } = test.db;
+        // The dashboard's own statement, as it reaches the database, then its plan.
+        const statements: { sql: string; params: readonly unknown[] }[] = [];
+        const recording: SqlReader = {
+          dialect: reader.dialect,
+          all: async <Row>(sql: string, params: readonly unknown[] = []) => {
+            statements.push({ sql, params });
+            return reader.all<Row>(sql, params);
+          },
+          first: async <Row>(sql: string, params?: readonly unknown[]) => reader.first<Row>(sql, params),
+          close: () => {},
+        };
+        await searchRunsAsJson(recording, { limit: 10 }, runJsonColumns, '2026-03-01T00:00:00.000Z');
+        const [{ sql, params }] = statements as [{ sql: string; params: readonly unknown[] }];
+        const plan = await reader.all<{ detail: string }>(`explain query plan ${sql}`, params);
+        const details = plan.map((step) => step.detail);
+        expect(details).to.include('SEARCH events USING COVERING INDEX events_ended_nodes_index (run_id=?)');
+        expect(details.join('\n')).not.to.match(/TEMP B-TREE FOR count\(DISTINCT\)/);
+      });
+
+    it('tells a running run from its JSON text, as either dialect writes it', () => {
+      expect(mayBeRunning('{"runId":"a","workflowName":"w","status":"running"}')).to.equal(true);
+      expect(mayBeRunning('{"runId" : "a", "status" : "running"}')).to.equal(true);
+      expect(
+        mayBeRunning('{"runId":"a","status":"completed","message":"\\"status\\":\\"running\\""}'),
+      ).to.equal(false);
     });
 
     it('writes a run and its events as runView and runEventView do', async () => {

@@ -1,7 +1,11 @@
 import { expect } from 'chai';
 import * as runs from '../../../db/repositories/workflow-runs.js';
+import { runJsonColumns } from '../../../api/core/runs/run-view.js';
 import { definitionFactsOf, definitionFactsOfRun } from '../../../services/runs/definition-facts.js';
+import { dashboardRuns } from '../../../services/runs/run-reads.js';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
+import { testServiceContext } from '../../support/service-context.js';
+import { makeTempDir } from '../../support/temp-dirs.js';
 
 const definition = {
   name: 'facts',
@@ -35,6 +39,35 @@ for (const kind of databaseKinds()) {
       expect(await definitionFactsOfRun(test, run.id)).to.deep.equal(first);
       // The dashboard's path, with a definition at hand, meets the same facts.
       expect(definitionFactsOf(test, run.id, { name: 'ignored', nodes: [] })).to.deep.equal(first);
+    });
+
+    it("gives the dashboard the node limits of its page's running runs, and of no other", async () => {
+      const { knex } = test.db;
+      const running = await runs.createRun(knex, { workflowName: 'facts', definition });
+      await runs.transitionRun(knex, running.id, ['pending'], 'running');
+      await runs.createRun(knex, { workflowName: 'facts', definition });
+      // An input named status whose value is "running" reads like a running run in the JSON text:
+      // the definitions' query, which checks the status, still leaves it out.
+      const lookalike = await runs.createRun(knex, {
+        workflowName: 'facts',
+        definition,
+        inputs: { status: 'running' },
+      });
+      expect(JSON.stringify(lookalike.inputs)).to.equal('{"status":"running"}');
+      const home = makeTempDir();
+      try {
+        const context = testServiceContext(test.db, { home: home.path });
+        const page = await dashboardRuns(context, { limit: 10 }, runJsonColumns);
+        expect(page.items).to.have.length(3);
+        expect(Object.keys(page.nodeLimits)).to.deep.equal([running.id]);
+        expect(page.nodeLimits[running.id]!.map((limit) => limit.timeoutMs)).to.deep.equal([
+          90_000, 3_600_000,
+        ]);
+        await runs.transitionRun(knex, running.id, ['running'], 'completed');
+        expect((await dashboardRuns(context, { limit: 10 }, runJsonColumns)).nodeLimits).to.deep.equal({});
+      } finally {
+        home.cleanup();
+      }
     });
 
     it('keeps nothing for a run that does not exist, so a run made later is read', async () => {

@@ -94,34 +94,40 @@ export async function appendEvents(knex: Knex, events: NewJournalEvent[]): Promi
   if (isPostgres(knex) && !knex.isTransaction) {
     return knex.transaction((trx) => appendEvents(trx, events));
   }
-  if (isPostgres(knex)) await knex.raw('select pg_advisory_xact_lock(?)', [JOURNAL_LOCK]);
   const createdAt = nowIso();
-  const rows = (await knex('events')
-    .insert(
-      events.map((e) => ({
-        stream_key: e.streamKey,
-        on_dashboard: e.onDashboard === true || e.streamKey === DASHBOARD_STREAM,
-        run_id: e.run?.runId ?? null,
-        node_id: e.run?.nodeId ?? null,
-        actor: e.run?.actor ?? null,
-        type: e.type,
-        payload: JSON.stringify(e.payload),
-        created_at: createdAt,
-      })),
-    )
-    .returning('*')) as EventRow[];
+  const newRows = events.map((e) => ({
+    stream_key: e.streamKey,
+    on_dashboard: e.onDashboard === true || e.streamKey === DASHBOARD_STREAM,
+    run_id: e.run?.runId ?? null,
+    node_id: e.run?.nodeId ?? null,
+    actor: e.run?.actor ?? null,
+    type: e.type,
+    payload: JSON.stringify(e.payload),
+    created_at: createdAt,
+  }));
+  const keys = new Set(newRows.flatMap(streamsOf));
+  if (isPostgres(knex)) await lockJournalAndNotify(knex, keys);
+  const rows = (await knex('events').insert(newRows).returning('*')) as EventRow[];
   rows.sort((a, b) => toNumber(a.id) - toNumber(b.id));
-  const keys = new Set(rows.flatMap(streamsOf));
-  // NOTIFY inside the transaction is delivered at commit, to listeners in every process.
-  if (isPostgres(knex)) {
-    for (const key of keys) await knex.raw('select pg_notify(?, ?)', [JOURNAL_CHANNEL, key]);
-  }
   announceWhenCommitted(knex, keys);
   return rows.map((row) => fromRow(row, row.stream_key!));
 }
 
+/**
+ * Takes the journal lock and queues the NOTIFY of every stream the rows are appended to, in one
+ * round trip before the insert: a NOTIFY inside a transaction is delivered at its commit (to
+ * listeners in every process), and never if it rolls back, so it need not follow the insert.
+ */
+async function lockJournalAndNotify(trx: Knex, keys: Set<string>): Promise<void> {
+  const notifications = [...keys].map(() => ', pg_notify(?, ?)').join('');
+  await trx.raw(`select pg_advisory_xact_lock(?)${notifications}`, [
+    JOURNAL_LOCK,
+    ...[...keys].flatMap((key) => [JOURNAL_CHANNEL, key]),
+  ]);
+}
+
 /** Every stream that shows the row: readers of each are woken. */
-function streamsOf(row: EventRow): string[] {
+function streamsOf(row: Pick<EventRow, 'stream_key' | 'on_dashboard'>): string[] {
   const dashboard = row.on_dashboard === true || row.on_dashboard === 1;
   return [row.stream_key!, ...(dashboard ? [DASHBOARD_STREAM] : [])];
 }

@@ -119,19 +119,28 @@ export async function deleteReplies(knex: Knex, userMessageId: number): Promise<
 
 const OPEN_TURNS: TurnStatus[] = ['queued', 'running'];
 
-/** Turns of the conversation accepted before this one and not finished yet. */
-export async function countTurnsAhead(
-  knex: Knex,
+/**
+ * Where a just-stored turn stands, in one read: the open turns of its conversation accepted before
+ * it, the turns holding an assistant session, and the waiting turns of every conversation accepted
+ * before it. One statement, so a message's answer waits for one round trip here, not three.
+ */
+export async function turnPlaceFigures(
+  source: ReadSource,
   conversationId: string,
   messageId: number,
-): Promise<number> {
-  const row = await knex('messages')
-    .count({ count: '*' })
-    .where('conversation_id', conversationId)
-    .whereIn('turn_status', OPEN_TURNS)
-    .andWhere('id', '<', messageId)
-    .first();
-  return countOf(row as { count?: unknown });
+): Promise<{ ahead: number; active: number; queuedBefore: number }> {
+  const row = await toReader(source).first<{ ahead: unknown; active: unknown; queued_before: unknown }>(
+    "select (select count(*) from messages where conversation_id = ? and turn_status in ('queued', 'running')" +
+      ' and id < ?) as ahead,' +
+      " (select count(*) from messages where turn_status = 'running') as active," +
+      " (select count(*) from messages where turn_status = 'queued' and id < ?) as queued_before",
+    [conversationId, messageId, messageId],
+  );
+  return {
+    ahead: toNumber(row?.ahead ?? 0),
+    active: toNumber(row?.active ?? 0),
+    queuedBefore: toNumber(row?.queued_before ?? 0),
+  };
 }
 
 /** Waiting turns of every conversation accepted before this one. */

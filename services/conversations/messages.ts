@@ -4,10 +4,8 @@ import { appendEvent } from '../../db/repositories/events.js';
 import {
   runningTurnId,
   appendMessage,
-  countQueuedBefore,
-  countTurns,
-  countTurnsAhead,
   listMessagesBefore,
+  turnPlaceFigures,
   type Message,
 } from '../../db/repositories/messages.js';
 import { messageWire } from '../../domain/conversations/wire.js';
@@ -85,13 +83,14 @@ async function placeInLine(
   message: Message,
   maxConcurrent: number,
 ): Promise<TurnPlace> {
-  const { knex } = context.db;
-  const [ahead, turns] = await Promise.all([
-    countTurnsAhead(knex, message.conversationId, message.id),
-    countTurns(knex),
-  ]);
-  if (ahead === 0 && turns.active < maxConcurrent) return { status: 'started', position: 0 };
-  return { status: 'queued', position: (await countQueuedBefore(knex, message.id)) + 1 };
+  // Through the reader: the message's transaction has committed, so it sees the message.
+  const { ahead, active, queuedBefore } = await turnPlaceFigures(
+    context.db.reader,
+    message.conversationId,
+    message.id,
+  );
+  if (ahead === 0 && active < maxConcurrent) return { status: 'started', position: 0 };
+  return { status: 'queued', position: queuedBefore + 1 };
 }
 
 /**

@@ -9,6 +9,8 @@ import * as environments from '../../../db/repositories/isolation-environments.j
 import * as runs from '../../../db/repositories/workflow-runs.js';
 import * as runEvents from '../../../db/repositories/run-events.js';
 import * as journal from '../../../db/repositories/events.js';
+import { JOURNAL_CHANNEL } from '../../../db/journal-signals.js';
+import pg from 'pg';
 
 for (const kind of databaseKinds()) {
   describe(`repositories (${kind.name})`, () => {
@@ -96,6 +98,25 @@ for (const kind of databaseKinds()) {
       expect(await messages.transitionTurn(knex, stored[0]!.id, ['queued'], 'running')).to.equal(false);
       expect(await messages.countTurns(knex)).to.deep.equal({ active: 1, queued: 4 });
       expect(await countTurnsAndRuns(knex)).to.deep.equal({ active: 1, queued: 4, runningWorkflows: 0 });
+      // A turn's place: its conversation's open turns before it, the sessions held, and the turns
+      // of every conversation waiting before it.
+      const other = await conversations.createConversation(knex, { platform: 'web' });
+      const elsewhere = await messages.appendMessage(knex, {
+        conversationId: other.id,
+        role: 'user',
+        content: 'elsewhere',
+        turnStatus: 'queued',
+      });
+      expect(await messages.turnPlaceFigures(test.db.reader, conversation.id, stored[3]!.id)).to.deep.equal({
+        ahead: 3,
+        active: 1,
+        queuedBefore: 2,
+      });
+      expect(await messages.turnPlaceFigures(test.db.reader, other.id, elsewhere.id)).to.deep.equal({
+        ahead: 0,
+        active: 1,
+        queuedBefore: 4,
+      });
     });
 
     it('keeps one active isolation environment per codebase, kind and key', async () => {
@@ -189,6 +210,41 @@ for (const kind of databaseKinds()) {
         const stored = await second;
         expect(stored.id).to.be.greaterThan(first!.id);
         expect((await journal.readEventsAfter(knex, 's', 0)).map((e) => e.type)).to.deep.equal(['a', 'b']);
+      });
+    }
+
+    if (kind.name === 'postgres') {
+      it('notifies every stream an append shows on at its commit, and none when it rolls back', async () => {
+        const listener = new pg.Client({ connectionString: test.databaseUrl });
+        await listener.connect();
+        try {
+          const heard: string[] = [];
+          listener.on('notification', (message) => {
+            if (message.channel === JOURNAL_CHANNEL) heard.push(message.payload!);
+          });
+          await listener.query(`LISTEN ${JOURNAL_CHANNEL}`);
+          const { knex } = test.db;
+          await knex
+            .transaction(async (trx) => {
+              await journal.appendEvent(trx, { streamKey: 'dropped', type: 'a', payload: {} });
+              throw new Error('roll back');
+            })
+            .catch(() => undefined);
+          await knex.transaction(async (trx) => {
+            await journal.appendEvents(trx, [
+              { streamKey: 'c1', type: 'run_started', payload: {}, onDashboard: true },
+              { streamKey: 'c2', type: 'text', payload: {} },
+            ]);
+            // Queued in the transaction, delivered only at its commit.
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            expect(heard).to.deep.equal([]);
+          });
+          for (let waited = 0; heard.length < 3 && waited < 5_000; waited += 20)
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          expect(heard.sort()).to.deep.equal([journal.DASHBOARD_STREAM, 'c1', 'c2'].sort());
+        } finally {
+          await listener.end();
+        }
       });
     }
 

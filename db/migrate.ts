@@ -16,8 +16,9 @@ import * as runOrigins from './migrations/0014-run-origins.js';
 import * as runListFilters from './migrations/0015-run-list-filters.js';
 import * as runWorkflowCounts from './migrations/0016-run-workflow-counts.js';
 import * as dashboardNodeFigures from './migrations/0017-dashboard-node-figures.js';
+import * as runRowOrder from './migrations/0018-run-row-order.js';
 
-interface Migration {
+export interface Migration {
   name: string;
   up(knex: Knex): Promise<void>;
   down(knex: Knex): Promise<void>;
@@ -25,7 +26,7 @@ interface Migration {
 
 // Listed in code rather than read from a folder: the order is explicit, and the same list works
 // from TypeScript sources and from a compiled build.
-const MIGRATIONS: readonly Migration[] = [
+export const MIGRATIONS: readonly Migration[] = [
   { name: '0001-core-tables', ...coreTables },
   { name: '0002-turn-replies', ...turnReplies },
   { name: '0003-one-row-per-event', ...oneRowPerEvent },
@@ -43,6 +44,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '0015-run-list-filters', ...runListFilters },
   { name: '0016-run-workflow-counts', ...runWorkflowCounts },
   { name: '0017-dashboard-node-figures', ...dashboardNodeFigures },
+  { name: '0018-run-row-order', ...runRowOrder },
 ];
 
 /** Every migration's name, in the order they apply. */

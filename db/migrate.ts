@@ -17,6 +17,7 @@ import * as runListFilters from './migrations/0015-run-list-filters.js';
 import * as runWorkflowCounts from './migrations/0016-run-workflow-counts.js';
 import * as dashboardNodeFigures from './migrations/0017-dashboard-node-figures.js';
 import * as runRowOrder from './migrations/0018-run-row-order.js';
+import * as runDurations from './migrations/0019-run-durations.js';
 
 export interface Migration {
   name: string;
@@ -45,6 +46,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '0016-run-workflow-counts', ...runWorkflowCounts },
   { name: '0017-dashboard-node-figures', ...dashboardNodeFigures },
   { name: '0018-run-row-order', ...runRowOrder },
+  { name: '0019-run-durations', ...runDurations },
 ];
 
 /** Every migration's name, in the order they apply. */

@@ -68,7 +68,7 @@ function addSearch(conditions: SqlConditions, search: string | undefined): SqlCo
  * What the dashboard adds to a run, computed by the database beside the run's own fields: its
  * codebase's name, distinct nodes ended (from migration 0017's index of ended-node events alone),
  * nodes in its definition (the count migration 0017 keeps), and milliseconds from its start to its
- * end or to `?` (now, the one parameter).
+ * end (kept by migration 0019) or to `?` (now, the one parameter).
  */
 function dashboardFields(dialect: Dialect): JsonProjection {
   const sqlite = dialect === 'sqlite';
@@ -80,10 +80,11 @@ function dashboardFields(dialect: Dialect): JsonProjection {
         ` and events.type in (${ENDED_NODE_TYPES}))`,
     },
     nodesTotal: ['node_count'],
+    // An ended run's duration as migration 0019's triggers stored it; the others' computed here.
     durationMs: {
       sql: sqlite
-        ? "(case when started_at is null then null else cast(round((unixepoch(coalesce(completed_at, ?), 'subsec') - unixepoch(started_at, 'subsec')) * 1000) as integer) end)"
-        : '(case when started_at is null then null else round(extract(epoch from (coalesce(completed_at, ?::timestamptz) - started_at)) * 1000)::bigint end)',
+        ? "coalesce(duration_ms, case when started_at is null then null else cast(round((unixepoch(coalesce(completed_at, ?), 'subsec') - unixepoch(started_at, 'subsec')) * 1000) as integer) end)"
+        : 'coalesce(duration_ms, case when started_at is null then null else round(extract(epoch from (coalesce(completed_at, ?::timestamptz) - started_at)) * 1000)::bigint end)',
     },
     // The run's latest event (by the events' (run_id, id) index): how long the run has been quiet.
     lastEventAt: {

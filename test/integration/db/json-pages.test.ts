@@ -145,6 +145,9 @@ for (const kind of databaseKinds()) {
         nodesTotal: 3,
         durationMs: 123_749,
       });
+      // Ended: the duration migration 0019's triggers stored, not one computed by the query.
+      const stored = await test.db.knex('workflow_runs').where('id', busy.id).first('duration_ms');
+      expect(Number(stored.duration_ms)).to.equal(123_749);
       // Running: measured to now; never started: no duration; a nodes field that is no list: none.
       expect(byId.get(odd.id)).to.deep.include({ nodesDone: 0, nodesTotal: 0, durationMs: 3_630_000 });
       expect(byId.get(plain.id)).to.deep.include({ codebaseName: null, nodesTotal: 0, durationMs: null });

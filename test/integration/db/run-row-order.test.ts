@@ -3,29 +3,15 @@ import type { Knex } from 'knex';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { MIGRATIONS, migrateToLatest, type Migration } from '../../../db/migrate.js';
 import { RUN_COLUMNS_LAST } from '../../../db/migrations/0018-run-row-order.js';
 import { createConversation } from '../../../db/repositories/conversations.js';
 import { createRun, transitionRun } from '../../../db/repositories/workflow-runs.js';
 import { PACKAGE_ROOT } from '../../../config/package-root.js';
 import { databaseKinds, type DatabaseKind } from '../../support/databases.js';
+import { migrationsUpTo } from '../../support/migration-steps.js';
 
 const sqlite = databaseKinds().find((kind) => kind.name === 'sqlite') as DatabaseKind;
 const REBUILD = '0018-run-row-order';
-
-/** Knex settings over the migrations before the rebuild, on db/migrate.ts's bookkeeping table. */
-const beforeRebuild = {
-  tableName: 'cairn_migrations',
-  migrationSource: {
-    getMigrations: async () =>
-      MIGRATIONS.slice(
-        0,
-        MIGRATIONS.findIndex((step) => step.name === REBUILD),
-      ),
-    getMigrationName: (step: Migration) => step.name,
-    getMigration: async (step: Migration) => step,
-  },
-};
 
 // A real workflow's definition, as a run stores it: 9 KB of YAML, a few KB of JSON.
 const REVIEW_PR = parse(
@@ -53,7 +39,7 @@ describe('migration 0018: a run row keeps its definition last (sqlite)', () => {
     const test = await sqlite.create({ migrate: false });
     try {
       const { knex } = test.db;
-      await knex.migrate.latest(beforeRebuild);
+      await knex.migrate.latest(migrationsUpTo(REBUILD, { through: false }));
       expect((await columnsOf(knex)).at(-1), 'the order before').to.not.equal('definition');
       const conversation = await createConversation(knex, { platform: 'web', platformConversationId: 'c-1' });
       const long = await createRun(knex, {
@@ -70,7 +56,11 @@ describe('migration 0018: a run row keeps its definition last (sqlite)', () => {
       const counts = await statusCounts(knex);
       const foreignKeys = await knex.raw('pragma foreign_key_list(workflow_runs)');
 
-      expect(await migrateToLatest(knex)).to.deep.equal([REBUILD]);
+      const [, applied] = (await knex.migrate.latest(migrationsUpTo(REBUILD, { through: true }))) as [
+        number,
+        string[],
+      ];
+      expect(applied).to.deep.equal([REBUILD]);
 
       const columns = await columnsOf(knex);
       expect(columns.slice(-RUN_COLUMNS_LAST.length)).to.deep.equal([...RUN_COLUMNS_LAST]);

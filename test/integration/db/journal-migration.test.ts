@@ -1,29 +1,14 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { migrateToLatest, MIGRATION_NAMES } from '../../../db/migrate.js';
-import * as coreTables from '../../../db/migrations/0001-core-tables.js';
-import * as turnReplies from '../../../db/migrations/0002-turn-replies.js';
-import * as oneRowPerEvent from '../../../db/migrations/0003-one-row-per-event.js';
 import { DASHBOARD_STREAM, latestEventId, readEventsAfter } from '../../../db/repositories/events.js';
 import { appendRunEvent, listRunEvents } from '../../../db/repositories/run-events.js';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
+import { migrationsUpTo } from '../../support/migration-steps.js';
 
-type Step = { name: string; up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
-
-/** Knex settings naming the same bookkeeping table as db/migrate.ts, over the given migrations. */
-const settingsFor = (steps: Step[]) => ({
-  tableName: 'cairn_migrations',
-  migrationSource: {
-    getMigrations: async () => steps,
-    getMigrationName: (step: Step) => step.name,
-    getMigration: async (step: Step) => step,
-  },
-});
-const BEFORE = [
-  { name: '0001-core-tables', ...coreTables },
-  { name: '0002-turn-replies', ...turnReplies },
-];
-const ALL = [...BEFORE, { name: '0003-one-row-per-event', ...oneRowPerEvent }];
+const JOURNAL = '0003-one-row-per-event';
+const BEFORE = migrationsUpTo(JOURNAL, { through: false });
+const ALL = migrationsUpTo(JOURNAL, { through: true });
 
 const at = (second: number) => new Date(Date.UTC(2026, 5, 1, 12, 0, second)).toISOString();
 
@@ -87,7 +72,7 @@ for (const kind of databaseKinds()) {
     let test: TestDatabase;
     beforeEach(async () => {
       test = await kind.create({ migrate: false });
-      await test.db.knex.migrate.latest(settingsFor(BEFORE));
+      await test.db.knex.migrate.latest(BEFORE);
     });
     afterEach(async () => {
       await test.dispose();
@@ -137,10 +122,10 @@ for (const kind of databaseKinds()) {
     it('rolls back to three copies: the history table and a copy on each stream', async () => {
       const { knex } = test.db;
       await seedThreeCopies(knex);
-      await knex.migrate.latest(settingsFor(ALL));
+      await knex.migrate.latest(ALL);
       await appendRunEvent(knex, { runId: 'r1', conversationId: 'c1', type: 'run_note', nodeId: 'plan' });
 
-      await knex.migrate.down(settingsFor(ALL));
+      await knex.migrate.down(ALL);
       const history = (await knex('workflow_run_events').orderBy('id')) as Array<{ type: string }>;
       expect(history.map((row) => row.type)).to.deep.equal(['run_started', 'node_completed', 'run_note']);
       const streamed = (await knex('events').orderBy('id')) as Array<{ stream_key: string; payload: string }>;

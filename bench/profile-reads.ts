@@ -9,9 +9,9 @@
 import autocannon from 'autocannon';
 import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { BUNDLED_WORKFLOWS_DIR } from '../services/workflow-definitions/bundled-library.js';
 import { freePort } from '../worker/temporal/ports.js';
 import { spawnCairn, standaloneCairnEnv, waitForOk } from '../test/support/cairn-process.js';
 import { fakeAssistants } from '../test/support/fake-assistants.js';
@@ -23,7 +23,6 @@ import { callJson, round, type CpuProfile, type ProfileNode } from './support.js
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const TOP = Number(process.env.BENCH_TOP ?? 30);
-const BUNDLED_WORKFLOWS = fileURLToPath(new URL('../defaults/workflows/', import.meta.url));
 
 function frameName(node: ProfileNode): string {
   const frame = node.callFrame;
@@ -85,8 +84,8 @@ const repo = makeTempRepo({ files: { 'README.md': 'profile\n' } });
 try {
   await waitForOk(`${base}/health`, cairn, 10 * 60_000);
   mkdirSync(join(repo.path, '.cairn/workflows'), { recursive: true });
-  for (const file of readdirSync(BUNDLED_WORKFLOWS))
-    cpSync(join(BUNDLED_WORKFLOWS, file), join(repo.path, '.cairn/workflows', file));
+  for (const file of readdirSync(BUNDLED_WORKFLOWS_DIR))
+    cpSync(join(BUNDLED_WORKFLOWS_DIR, file), join(repo.path, '.cairn/workflows', file));
   await callJson(base, 'POST', '/api/codebases', { path: repo.path });
   const fill = (path: string) =>
     path

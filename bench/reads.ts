@@ -17,12 +17,12 @@
 import autocannon from 'autocannon';
 import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { openDatabase } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { BUNDLED_WORKFLOWS_DIR } from '../services/workflow-definitions/bundled-library.js';
 import { freePort } from '../worker/temporal/ports.js';
 import { spawnCairn, standaloneCairnEnv, waitForOk } from '../test/support/cairn-process.js';
 import { fakeAssistants } from '../test/support/fake-assistants.js';
@@ -42,7 +42,6 @@ const POSTS = Number(process.env.BENCH_POSTS ?? 200);
 const IDLE_SETTLE_MS = Number(process.env.BENCH_IDLE_SETTLE_MS ?? 60_000);
 // Without it, this checkout's `cairn` as `npm start` runs it (bin/cairn, the launcher).
 const OTHER_CAIRN_BIN = process.env.BENCH_CAIRN_BIN;
-const BUNDLED_WORKFLOWS = fileURLToPath(new URL('../defaults/workflows/', import.meta.url));
 
 /** Resident memory in MB of a process and all its descendants, split into Temporal and the rest. */
 function residentMemory(rootPid: number): {
@@ -114,8 +113,8 @@ async function registerRepository(base: string) {
   const repo = makeTempRepo({ files: { 'README.md': 'bench\n' } });
   const folder = join(repo.path, '.cairn/workflows');
   mkdirSync(folder, { recursive: true });
-  for (const file of readdirSync(BUNDLED_WORKFLOWS))
-    cpSync(join(BUNDLED_WORKFLOWS, file), join(folder, file));
+  for (const file of readdirSync(BUNDLED_WORKFLOWS_DIR))
+    cpSync(join(BUNDLED_WORKFLOWS_DIR, file), join(folder, file));
   repo.commit({}, 'workflows');
   const codebase = await callJson<{ id: string }>(base, 'POST', '/api/codebases', { path: repo.path });
   return { repo, codebaseId: codebase.id };

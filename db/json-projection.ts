@@ -58,6 +58,15 @@ export function jsonObjectSql(dialect: Dialect, projection: JsonProjection): str
 }
 
 /**
+ * The SQL of a JSON array of `item` (an expression whose value is JSON text) over the rows its
+ * subquery selects, in `orderBy` order; `[]` when there are none. Ordered `string_agg` is the
+ * same SQL on Postgres and on SQLite (3.44 and later; better-sqlite3 bundles its own).
+ */
+export function jsonArraySql(item: string, orderBy: string): string {
+  return `coalesce('[' || string_agg(${item}, ',' order by ${orderBy}) || ']', '[]')`;
+}
+
+/**
  * `make(key)` made once per key object: for what is derived from the projections, which are
  * constants of the code, so it is not rebuilt on every request.
  */

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { jsonObjectSql, type JsonProjection } from '../json-projection.js';
 import { toReader, type ReadSource } from '../sql-reader.js';
 import { parseJson, toIso, toNumber } from '../rows.js';
 import { appendEvent, DASHBOARD_STREAM, type EventRow } from './events.js';
@@ -82,20 +81,6 @@ export async function listRunEvents(source: ReadSource, runId: string): Promise<
     [runId],
   );
   return rows.map(fromRow);
-}
-
-/** A run's events, oldest first, each as the JSON text `projection` describes. */
-export async function listRunEventsAsJson(
-  source: ReadSource,
-  runId: string,
-  projection: JsonProjection,
-): Promise<string[]> {
-  const reader = toReader(source);
-  const rows = await reader.all<{ json: string }>(
-    `select ${jsonObjectSql(reader.dialect, projection)} as json from events where run_id = ? order by id`,
-    [runId],
-  );
-  return rows.map((row) => row.json);
 }
 
 /** Deletes a run's events; returns how many. */

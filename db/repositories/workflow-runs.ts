@@ -251,20 +251,6 @@ export async function listRuns(
   return (await toReader(source).all<RunRow>(sql, conditions.params)).map(fromRow);
 }
 
-/** One run as the JSON text `projection` describes; undefined when there is none. */
-export async function findRunAsJson(
-  source: ReadSource,
-  id: string,
-  projection: JsonProjection,
-): Promise<string | undefined> {
-  const reader = toReader(source);
-  const row = await reader.first<{ json: string }>(
-    `select ${jsonObjectSql(reader.dialect, projection)} as json from workflow_runs where id = ?`,
-    [id],
-  );
-  return row?.json;
-}
-
 /** A listed run written as JSON by the database, with its position in the list. */
 export type RunJson = JsonRow<{ createdAt: string; id: string }>;
 

@@ -5,10 +5,14 @@ import {
   runningDefinitions,
   searchRunsAsJson,
 } from '../../db/repositories/run-dashboard.js';
-import { listRunEvents, listRunEventsAsJson, type RunEvent } from '../../db/repositories/run-events.js';
+import {
+  findRunDetailAsJson,
+  type RunDetailJson,
+  type RunDetailProjections,
+} from '../../db/repositories/run-detail.js';
+import { listRunEvents, type RunEvent } from '../../db/repositories/run-events.js';
 import {
   findRun,
-  findRunAsJson,
   findRunByWorker,
   listChildRuns,
   listRunsAsJson,
@@ -97,19 +101,18 @@ export async function listRunsPage(
   );
 }
 
-/** A run and its events, each written by the database as JSON: the run's fields, its events'. */
+/**
+ * A run, its events and the runs it started, written by the database as JSON in one statement
+ * (the run's fields, its events', its children's, as the projections describe them).
+ */
 export async function getRunDetailAsJson(
   context: ServiceContext,
   runId: string,
-  projections: { run: JsonProjection; event: JsonProjection },
-): Promise<{ run: string; events: string[] }> {
-  const { reader } = context.db;
-  const [run, events] = await Promise.all([
-    findRunAsJson(reader, runId, projections.run),
-    listRunEventsAsJson(reader, runId, projections.event),
-  ]);
-  if (run === undefined) throw noRun(runId);
-  return { run, events };
+  projections: RunDetailProjections,
+): Promise<RunDetailJson> {
+  const detail = await findRunDetailAsJson(context.db.reader, runId, projections);
+  if (detail === undefined) throw noRun(runId);
+  return detail;
 }
 
 /** The runs a run's sub-workflow nodes started, oldest first: id, workflow, status and node. */

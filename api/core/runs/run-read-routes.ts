@@ -28,7 +28,7 @@ import { runDiffRoute } from './run-diff-route.js';
 import { pageBody, runFilterProperties, runFilters, runPageProperties } from './run-query.js';
 import {
   NodeTimeLimit,
-  runEventJsonColumns,
+  runDetailJsonColumns,
   runEventView,
   runJsonColumns,
   runView,
@@ -133,17 +133,16 @@ export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
       responses: { 200: { description: 'the run with its events', schema: RunDetailSchema } },
       handler: async ({ params }) => {
         // Written by the database as JSON (docs/architecture.md, "Lists the database writes as JSON").
-        const [detail, children, facts] = await Promise.all([
-          getRunDetailAsJson(context, params.runId, { run: runJsonColumns, event: runEventJsonColumns }),
-          childRunsOf(context, params.runId),
+        const [detail, facts] = await Promise.all([
+          getRunDetailAsJson(context, params.runId, runDetailJsonColumns),
           definitionFactsOfRun(context, params.runId),
         ]);
         return {
           body: SerializedJson.object<Static<typeof RunDetailSchema>>({
             run: new SerializedJson(detail.run),
-            events: SerializedJson.ofItems(detail.events),
+            events: new SerializedJson(detail.events),
             temporalUrl: temporalUrlFor(context, runWorkflowId(params.runId)),
-            children,
+            children: new SerializedJson(detail.children),
             nodeLimits: facts.nodeLimits,
             nodes: facts.nodes,
           }),

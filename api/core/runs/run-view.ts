@@ -10,6 +10,7 @@ import {
   Type,
 } from '../../http/index.js';
 import type { JsonProjection } from '../../../db/json-projection.js';
+import type { RunDetailProjections } from '../../../db/repositories/run-detail.js';
 import type { RunEvent } from '../../../db/repositories/run-events.js';
 import type { WorkflowRun as RunRecord } from '../../../db/repositories/workflow-runs.js';
 import { RUN_STATUSES } from '../../../domain/runs/run-status.js';
@@ -183,6 +184,21 @@ export const runEventJsonColumns: JsonProjection = {
   actor: ['actor'],
   payload: ['payload', 'json'],
   createdAt: ['created_at', 'time'],
+};
+
+/** A run a sub-workflow node started, as the run detail lists it (its `children`). */
+const childRunJsonColumns: JsonProjection = {
+  runId: ['id'],
+  workflowName: ['workflow_name'],
+  status: ['status'],
+  nodeId: ['parent_node_id'],
+};
+
+/** The run detail as the database writes it in one statement: the run, its events, its children. */
+export const runDetailJsonColumns: RunDetailProjections = {
+  run: runJsonColumns,
+  event: runEventJsonColumns,
+  child: childRunJsonColumns,
 };
 
 export function runEventView(event: RunEvent): Static<typeof WorkflowRunEvent> {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { conversationJsonColumns } from '../../../api/core/conversations/conversation-schemas.js';
 import {
-  runEventJsonColumns,
+  runDetailJsonColumns,
   runEventView,
   runJsonColumns,
   runView,
@@ -10,7 +10,8 @@ import { jsonObjectSql, jsonRows, leadingString } from '../../../db/json-project
 import * as codebases from '../../../db/repositories/codebases.js';
 import * as conversations from '../../../db/repositories/conversations.js';
 import { mayBeRunning, searchRunsAsJson } from '../../../db/repositories/run-dashboard.js';
-import { appendRunEvent, listRunEvents, listRunEventsAsJson } from '../../../db/repositories/run-events.js';
+import { findRunDetailAsJson } from '../../../db/repositories/run-detail.js';
+import { appendRunEvent, listRunEvents } from '../../../db/repositories/run-events.js';
 import * as runs from '../../../db/repositories/workflow-runs.js';
 import type { SqlReader } from '../../../db/sql-reader.js';
 import { conversationWire } from '../../../domain/conversations/wire.js';
@@ -227,8 +228,8 @@ for (const kind of databaseKinds()) {
       ).to.equal(false);
     });
 
-    it('writes a run and its events as runView and runEventView do', async () => {
-      const { busy } = await someRuns();
+    it('writes a run, its events and its children in one statement as the views do', async () => {
+      const { busy, plain } = await someRuns();
       const { knex, reader } = test.db;
       await appendRunEvent(knex, {
         runId: busy.id,
@@ -237,15 +238,33 @@ for (const kind of databaseKinds()) {
         actor: 'alice@example',
         payload: { lines: ['ä “quoted”', 'two'], nested: { n: 1.5, ok: true, none: null } },
       });
+      for (const nodeId of ['b', null, 'a'])
+        await runs.createRun(knex, {
+          workflowName: `child-${nodeId}`,
+          definition: { name: 'child', nodes: [] },
+          parentRunId: busy.id,
+          parentNodeId: nodeId,
+        });
+      // Oldest first, as the run detail read them before it was one statement.
+      const children = await runs.listChildRuns(reader, busy.id);
+      expect(children).to.have.length(3);
+      const detail = (await findRunDetailAsJson(reader, busy.id, runDetailJsonColumns))!;
+      sameText(detail.run, runView((await runs.findRun(reader, busy.id))!));
+      sameText(detail.events, (await listRunEvents(reader, busy.id)).map(runEventView));
+      expect(JSON.parse(detail.events)).to.have.length(6);
       sameText(
-        (await runs.findRunAsJson(reader, busy.id, runJsonColumns))!,
-        runView((await runs.findRun(reader, busy.id))!),
+        detail.children,
+        children.map((child) => ({
+          runId: child.id,
+          workflowName: child.workflowName,
+          status: child.status,
+          nodeId: child.parentNodeId,
+        })),
       );
-      expect(await runs.findRunAsJson(reader, 'no-such-run', runJsonColumns)).to.equal(undefined);
-      const written = await listRunEventsAsJson(reader, busy.id, runEventJsonColumns);
-      const read = await listRunEvents(reader, busy.id);
-      expect(written).to.have.length(6);
-      written.forEach((json, index) => sameText(json, runEventView(read[index]!)));
+      // A run without events or children: empty arrays, not nulls.
+      const alone = (await findRunDetailAsJson(reader, plain.id, runDetailJsonColumns))!;
+      expect([alone.events, alone.children]).to.deep.equal(['[]', '[]']);
+      expect(await findRunDetailAsJson(reader, 'no-such-run', runDetailJsonColumns)).to.equal(undefined);
     });
 
     it('reads a leading field from the text only when it is a plain string, else leaves it to the parse', () => {

@@ -116,8 +116,7 @@ const withDashboardFields = oncePerDialect((runProjection: JsonProjection, diale
   ...dashboardFields(dialect),
 }));
 
-// A run's status as its JSON text shows it, in the form of either dialect's writer (SQLite writes
-// `"status":"running"`, Postgres `"status" : "running"`).
+// A run's status as its JSON text shows it (`"status":"running"`; spaces around the colon allowed).
 const RUNNING_STATUS_FIELD = /"status"\s*:\s*"running"/;
 
 /**

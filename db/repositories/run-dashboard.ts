@@ -3,8 +3,14 @@ import { toReader, type ReadSource } from '../sql-reader.js';
 import { countOf, parseJson } from '../rows.js';
 import { RUN_STATUSES, type RunStatus } from '../../domain/runs/run-status.js';
 import type { Dialect } from '../dialect.js';
-import { oncePerDialect, type JsonProjection } from '../json-projection.js';
-import { addCreatedRange, listRunsAsJson, type RunFilter, type RunJson } from './workflow-runs.js';
+import { jsonObjectSql, oncePerDialect, type JsonProjection } from '../json-projection.js';
+import {
+  addCreatedRange,
+  runJsonRows,
+  selectListedRuns,
+  type RunFilter,
+  type RunJson,
+} from './workflow-runs.js';
 
 /** The events that end a node, as an SQL list: as migration 0017's partial index names them. */
 const ENDED_NODE_TYPES = "'node_completed', 'node_failed', 'node_skipped'";
@@ -38,16 +44,27 @@ function countStatement(filter: CountFilter): { sql: string; params: unknown[] }
   };
 }
 
+/** Every status at zero, then the counts of `rows` (status and count, from countStatement). */
+function statusCounts(rows: readonly { status: string; count: unknown }[]): Record<RunStatus, number> {
+  const counts = Object.fromEntries(RUN_STATUSES.map((status) => [status, 0])) as Record<RunStatus, number>;
+  for (const row of rows) if (row.status in counts) counts[row.status as RunStatus] = countOf(row);
+  return counts;
+}
+
 /** How many runs are in each status, within the same workflow, codebase, date range and search. */
 export async function countRunsByStatus(
   source: ReadSource,
   filter: CountFilter,
 ): Promise<Record<RunStatus, number>> {
   const { sql, params } = countStatement(filter);
-  const rows = await toReader(source).all<{ status: RunStatus; count: unknown }>(sql, params);
-  const counts = Object.fromEntries(RUN_STATUSES.map((status) => [status, 0])) as Record<RunStatus, number>;
-  for (const row of rows) if (row.status in counts) counts[row.status] = countOf(row);
-  return counts;
+  return statusCounts(await toReader(source).all<{ status: RunStatus; count: unknown }>(sql, params));
+}
+
+/** The counts of countStatement as one JSON object text (status to count), or null for none. */
+function countsJsonSql(dialect: Dialect, countSql: string): string {
+  const object =
+    dialect === 'sqlite' ? 'json_group_object(status, count)' : 'json_object_agg(status, count)::text';
+  return `(select ${object} from (${countSql}) status_counts)`;
 }
 
 /** The text search over the workflow name, the run's message and its codebase's name. */
@@ -93,21 +110,41 @@ function dashboardFields(dialect: Dialect): JsonProjection {
   };
 }
 
+/** A page of the dashboard: its runs, and the counts per status under every filter but the status. */
+export interface DashboardRows {
+  rows: RunJson[];
+  counts: Record<RunStatus, number>;
+}
+
 /**
  * Runs newest first with a text search on top, each written as JSON by the database: the run's
- * fields as `runProjection` describes them, then the dashboard's (dashboardFields).
+ * fields as `runProjection` describes them, then the dashboard's (dashboardFields); and the counts
+ * per status under `countFilter`, in the same statement (a column the database computes once and
+ * repeats on every row: on Postgres a second statement is a second round trip). An empty page
+ * has no row to carry them, and counts them on its own.
  */
 export async function searchRunsAsJson(
   source: ReadSource,
   filter: RunFilter & { search?: string },
   runProjection: JsonProjection,
   now: string,
-): Promise<RunJson[]> {
+  countFilter: CountFilter,
+): Promise<DashboardRows> {
   const reader = toReader(source);
-  return listRunsAsJson(reader, filter, withDashboardFields(runProjection, reader.dialect), {
-    conditions: addSearch(new SqlConditions(), filter.search),
-    selectParams: [now],
-  });
+  const count = countStatement(countFilter);
+  const projection = withDashboardFields(runProjection, reader.dialect);
+  const rows = await selectListedRuns<{ json: string; counts: string | null }>(
+    reader,
+    filter,
+    `${jsonObjectSql(reader.dialect, projection)} as json, ${countsJsonSql(reader.dialect, count.sql)} as counts`,
+    { conditions: addSearch(new SqlConditions(), filter.search), selectParams: [now, ...count.params] },
+  );
+  if (rows.length === 0) return { rows: [], counts: await countRunsByStatus(reader, countFilter) };
+  const counted = JSON.parse(rows[0]!.counts ?? '{}') as Record<string, unknown>;
+  return {
+    rows: runJsonRows(projection, rows),
+    counts: statusCounts(Object.entries(counted).map(([status, value]) => ({ status, count: value }))),
+  };
 }
 
 // The same merged projection object each time, so its SQL is written once (jsonObjectSql).

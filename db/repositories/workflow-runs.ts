@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
 import { jsonObjectSql, jsonRows, oncePer, type JsonProjection, type JsonRow } from '../json-projection.js';
 import { limitClause, SqlConditions } from '../sql-conditions.js';
-import { toReader, type ReadSource } from '../sql-reader.js';
+import { toReader, type ReadSource, type SqlReader } from '../sql-reader.js';
 import { countOf, nowIso, parseJson, toIso, toIsoOrNull, toNumber } from '../rows.js';
 import { TERMINAL_RUN_STATUSES, type RunStatus } from '../../domain/runs/run-status.js';
 
@@ -269,13 +269,36 @@ export async function listRunsAsJson(
   options: { conditions?: SqlConditions; selectParams?: unknown[] } = {},
 ): Promise<RunJson[]> {
   const reader = toReader(source);
+  const rows = await selectListedRuns<{ json: string }>(
+    reader,
+    filter,
+    `${jsonObjectSql(reader.dialect, projection)} as json`,
+    options,
+  );
+  return runJsonRows(projection, rows);
+}
+
+/** Rows with a `json` column written by `projection`, as RunJson. */
+export function runJsonRows(projection: JsonProjection, rows: readonly { json: string }[]): RunJson[] {
+  return listedRows(projection)(rows.map((row) => row.json));
+}
+
+/**
+ * Runs in list order (newest first, filtered, limited), each row the `columns` given (SQL of the
+ * repository's own making, never input), whose `?` take `selectParams` before the conditions'.
+ */
+export async function selectListedRuns<Row>(
+  reader: SqlReader,
+  filter: RunFilter,
+  columns: string,
+  options: { conditions?: SqlConditions; selectParams?: unknown[] } = {},
+): Promise<Row[]> {
   const conditions = options.conditions ?? new SqlConditions();
   const tail = listTail(filter, conditions);
-  const rows = await reader.all<{ json: string }>(
-    `select ${jsonObjectSql(reader.dialect, projection)} as json ${tail}`,
-    [...(options.selectParams ?? []), ...conditions.params],
-  );
-  return listedRows(projection)(rows.map((row) => row.json));
+  return reader.all<Row>(`select ${columns} ${tail}`, [
+    ...(options.selectParams ?? []),
+    ...conditions.params,
+  ]);
 }
 
 /** The newest run started from a worker conversation (a chat platform's conversation id). */

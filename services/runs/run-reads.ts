@@ -1,10 +1,5 @@
 import { findConversationByRef } from '../../db/repositories/conversations.js';
-import {
-  countRunsByStatus,
-  mayBeRunning,
-  runningDefinitions,
-  searchRunsAsJson,
-} from '../../db/repositories/run-dashboard.js';
+import { mayBeRunning, runningDefinitions, searchRunsAsJson } from '../../db/repositories/run-dashboard.js';
 import {
   findRunDetailAsJson,
   type RunDetailJson,
@@ -162,20 +157,23 @@ export async function dashboardRuns(
   const { reader } = context.db;
   const { since, until, search, workflowName, codebaseId } = filter;
   const now = new Date().toISOString();
-  const [page, counts] = await Promise.all([
-    readKeysetPage(
-      filter.limit,
-      (rows) =>
-        searchRunsAsJson(
-          reader,
-          { ...repositoryFilter(filter, rows), workflowName, codebaseId, search },
-          projection,
-          now,
-        ),
-      runKey,
-    ),
-    countRunsByStatus(reader, { since, until, workflowName, codebaseId, search }),
-  ]);
+  // The counts come with the page's rows, in its statement.
+  let counts: Record<RunStatus, number> | undefined;
+  const page = await readKeysetPage(
+    filter.limit,
+    async (rows) => {
+      const found = await searchRunsAsJson(
+        reader,
+        { ...repositoryFilter(filter, rows), workflowName, codebaseId, search },
+        projection,
+        now,
+        { since, until, workflowName, codebaseId, search },
+      );
+      counts = found.counts;
+      return found.rows;
+    },
+    runKey,
+  );
   const definitions = await runningDefinitions(
     reader,
     page.items.filter((row) => mayBeRunning(row.json)).map((row) => row.positionKey('id')),
@@ -186,5 +184,5 @@ export async function dashboardRuns(
       definitionFactsOf(context, runId, definition).nodeLimits,
     ]),
   );
-  return { items: page.items.map((row) => row.json), next: page.next, counts, nodeLimits };
+  return { items: page.items.map((row) => row.json), next: page.next, counts: counts!, nodeLimits };
 }

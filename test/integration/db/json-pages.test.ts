@@ -9,7 +9,7 @@ import {
 import { jsonObjectSql, jsonRows, leadingString } from '../../../db/json-projection.js';
 import * as codebases from '../../../db/repositories/codebases.js';
 import * as conversations from '../../../db/repositories/conversations.js';
-import { mayBeRunning, searchRunsAsJson } from '../../../db/repositories/run-dashboard.js';
+import { countRunsByStatus, mayBeRunning, searchRunsAsJson } from '../../../db/repositories/run-dashboard.js';
 import { findRunDetailAsJson } from '../../../db/repositories/run-detail.js';
 import { appendRunEvent, listRunEvents } from '../../../db/repositories/run-events.js';
 import * as runs from '../../../db/repositories/workflow-runs.js';
@@ -130,7 +130,7 @@ for (const kind of databaseKinds()) {
       const { codebase, busy, odd, plain } = await someRuns();
       const { reader } = test.db;
       const now = '2026-03-01T10:00:30.000Z';
-      const written = await searchRunsAsJson(reader, { limit: 10 }, runJsonColumns, now);
+      const { rows: written } = await searchRunsAsJson(reader, { limit: 10 }, runJsonColumns, now, {});
       const byId = new Map(
         written.map((row) => [row.position().id, JSON.parse(row.json) as Record<string, unknown>]),
       );
@@ -161,11 +161,39 @@ for (const kind of databaseKinds()) {
         sameText(JSON.stringify(own), runView((await runs.findRun(reader, row.position().id))!));
       }
       // The search applies to the written list as to the read one.
-      expect(
-        (await searchRunsAsJson(reader, { limit: 10, search: 'FRONT' }, runJsonColumns, now))
-          .map((row) => row.position().id)
-          .sort(),
-      ).to.deep.equal([busy.id, odd.id].sort());
+      const found = await searchRunsAsJson(reader, { limit: 10, search: 'FRONT' }, runJsonColumns, now, {
+        search: 'FRONT',
+      });
+      expect(found.rows.map((row) => row.position().id).sort()).to.deep.equal([busy.id, odd.id].sort());
+    });
+
+    it('carries the counts per status in the page statement, and counts an empty page on its own', async () => {
+      const { codebase } = await someRuns();
+      const { reader } = test.db;
+      const now = '2026-03-01T10:00:30.000Z';
+      for (const countFilter of [
+        {},
+        { workflowName: 'odd' },
+        { codebaseId: codebase.id },
+        { search: 'fix' },
+      ]) {
+        const page = await searchRunsAsJson(reader, { limit: 10 }, runJsonColumns, now, countFilter);
+        expect(page.rows).to.have.length(3);
+        expect(page.counts, JSON.stringify(countFilter)).to.deep.equal(
+          await countRunsByStatus(reader, countFilter),
+        );
+      }
+      expect(await countRunsByStatus(reader, {})).to.deep.include({ pending: 1, failed: 1, running: 1 });
+      // The page filters by status, the counts do not: an empty page still has them.
+      const empty = await searchRunsAsJson(
+        reader,
+        { limit: 10, statuses: ['cancelled'] },
+        runJsonColumns,
+        now,
+        {},
+      );
+      expect(empty.rows).to.deep.equal([]);
+      expect(empty.counts).to.deep.include({ pending: 1, failed: 1, running: 1, cancelled: 0 });
     });
 
     it("keeps each run's node count as its definition is written, by any writer", async () => {
@@ -175,12 +203,9 @@ for (const kind of databaseKinds()) {
         definition: { name: 'grow', nodes: [{ id: 'a' }] },
       });
       const nodesTotal = async () => {
-        const [row] = await searchRunsAsJson(
-          reader,
-          { limit: 1 },
-          runJsonColumns,
-          '2026-03-01T00:00:00.000Z',
-        );
+        const {
+          rows: [row],
+        } = await searchRunsAsJson(reader, { limit: 1 }, runJsonColumns, '2026-03-01T00:00:00.000Z', {});
         return JSON.parse(row!.json).nodesTotal as number;
       };
       expect(await nodesTotal()).to.equal(1);
@@ -212,7 +237,7 @@ for (const kind of databaseKinds()) {
           first: async <Row>(sql: string, params?: readonly unknown[]) => reader.first<Row>(sql, params),
           close: () => {},
         };
-        await searchRunsAsJson(recording, { limit: 10 }, runJsonColumns, '2026-03-01T00:00:00.000Z');
+        await searchRunsAsJson(recording, { limit: 10 }, runJsonColumns, '2026-03-01T00:00:00.000Z', {});
         const [{ sql, params }] = statements as [{ sql: string; params: readonly unknown[] }];
         const plan = await reader.all<{ detail: string }>(`explain query plan ${sql}`, params);
         const details = plan.map((step) => step.detail);

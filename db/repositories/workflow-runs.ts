@@ -258,22 +258,17 @@ const listedRows = oncePer((projection: JsonProjection) =>
   jsonRows<{ createdAt: string; id: string }>(projection, { createdAt: 'created_at', id: 'id' }),
 );
 
-/**
- * listRuns, each row as the JSON text `projection` describes (for lists sent as they are).
- * `selectParams` are the values of `?` placeholders in the projection's expressions.
- */
+/** listRuns, each row as the JSON text `projection` describes (for lists sent as they are). */
 export async function listRunsAsJson(
   source: ReadSource,
   filter: RunFilter,
   projection: JsonProjection,
-  options: { conditions?: SqlConditions; selectParams?: unknown[] } = {},
 ): Promise<RunJson[]> {
   const reader = toReader(source);
   const rows = await selectListedRuns<{ json: string }>(
     reader,
     filter,
     `${jsonObjectSql(reader.dialect, projection)} as json`,
-    options,
   );
   return runJsonRows(projection, rows);
 }

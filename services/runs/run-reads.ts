@@ -5,11 +5,9 @@ import {
   type RunDetailJson,
   type RunDetailProjections,
 } from '../../db/repositories/run-detail.js';
-import { listRunEvents, type RunEvent } from '../../db/repositories/run-events.js';
 import {
   findRun,
   findRunByWorker,
-  listChildRuns,
   listRunsAsJson,
   type RunFilter,
   type RunJson,
@@ -40,11 +38,6 @@ export interface RunListFilter {
   after?: RunKey;
   /** The page size. */
   limit: number;
-}
-
-export interface RunDetail {
-  run: WorkflowRun;
-  events: RunEvent[];
 }
 
 const runKey = (row: RunJson): RunKey => row.position();
@@ -110,24 +103,11 @@ export async function getRunDetailAsJson(
   return detail;
 }
 
-/** The runs a run's sub-workflow nodes started, oldest first: id, workflow, status and node. */
-export async function childRunsOf(
-  context: ServiceContext,
-  runId: string,
-): Promise<{ runId: string; workflowName: string; status: RunStatus; nodeId: string | null }[]> {
-  return (await listChildRuns(context.db.reader, runId)).map((child) => ({
-    runId: child.id,
-    workflowName: child.workflowName,
-    status: child.status,
-    nodeId: child.parentNodeId,
-  }));
-}
-
-/** The newest run started from a worker conversation (a chat platform's id), with its events. */
-export async function getRunByWorker(context: ServiceContext, platformId: string): Promise<RunDetail> {
+/** The id of the newest run started from a worker conversation (a chat platform's id). */
+export async function runIdByWorker(context: ServiceContext, platformId: string): Promise<string> {
   const run = await findRunByWorker(context.db.knex, platformId);
   if (!run) throw ServiceError.notFound(`No run was started from conversation ${platformId}.`);
-  return { run, events: await listRunEvents(context.db.reader, run.id) };
+  return run.id;
 }
 
 /** The dashboard's filters beyond the common ones: exact workflow and codebase, and a text search. */

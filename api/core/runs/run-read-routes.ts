@@ -14,24 +14,16 @@ import {
 import type { ServiceContext } from '../../../services/context.js';
 import { runWorkflowId } from '../../../domain/runs/run-contract.js';
 import { RUN_STATUSES } from '../../../domain/runs/run-status.js';
-import { definitionFactsOf, definitionFactsOfRun } from '../../../services/runs/definition-facts.js';
+import { definitionFactsOfRun } from '../../../services/runs/definition-facts.js';
 import { temporalUrlFor } from '../../../services/temporal-url.js';
-import {
-  childRunsOf,
-  getRunByWorker,
-  getRunDetailAsJson,
-  listRunsPage,
-  type RunDetail,
-} from '../../../services/runs/run-reads.js';
+import { getRunDetailAsJson, listRunsPage, runIdByWorker } from '../../../services/runs/run-reads.js';
 import { runArtifactRoutes } from './run-artifact-routes.js';
 import { runDiffRoute } from './run-diff-route.js';
 import { pageBody, runFilterProperties, runFilters, runPageProperties } from './run-query.js';
 import {
   NodeTimeLimit,
   runDetailJsonColumns,
-  runEventView,
   runJsonColumns,
-  runView,
   WorkflowRun,
   WorkflowRunEvent,
 } from './run-view.js';
@@ -72,6 +64,25 @@ const RunDetailSchema = StrictObject({
   ),
 });
 
+/**
+ * A run, its events and the runs it started, written by the database as JSON in one statement
+ * (docs/architecture.md, "Lists the database writes as JSON"), with what its definition says.
+ */
+async function runDetailBody(context: ServiceContext, runId: string) {
+  const [detail, facts] = await Promise.all([
+    getRunDetailAsJson(context, runId, runDetailJsonColumns),
+    definitionFactsOfRun(context, runId),
+  ]);
+  return SerializedJson.object<Static<typeof RunDetailSchema>>({
+    run: new SerializedJson(detail.run),
+    events: new SerializedJson(detail.events),
+    temporalUrl: temporalUrlFor(context, runWorkflowId(runId)),
+    children: new SerializedJson(detail.children),
+    nodeLimits: facts.nodeLimits,
+    nodes: facts.nodes,
+  });
+}
+
 export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
   return defineRoutes(
     defineRoute({
@@ -110,18 +121,9 @@ export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
       tags: ['runs'],
       params: Type.Object({ platformId: Type.String({ minLength: 1, maxLength: 255 }) }),
       responses: { 200: { description: 'the run with its events', schema: RunDetailSchema } },
-      handler: async ({ params }) => {
-        const { run, events }: RunDetail = await getRunByWorker(context, params.platformId);
-        return {
-          body: {
-            run: runView(run),
-            events: events.map(runEventView),
-            temporalUrl: temporalUrlFor(context, runWorkflowId(run.id)),
-            children: await childRunsOf(context, run.id),
-            ...definitionFactsOf(context, run.id, run.definition),
-          },
-        };
-      },
+      handler: async ({ params }) => ({
+        body: await runDetailBody(context, await runIdByWorker(context, params.platformId)),
+      }),
     }),
     defineRoute({
       method: 'GET',
@@ -131,23 +133,7 @@ export function runReadRoutes(context: ServiceContext): RouteDefinition[] {
       tags: ['runs'],
       params: Type.Object({ runId: Type.String({ minLength: 1, maxLength: 64 }) }),
       responses: { 200: { description: 'the run with its events', schema: RunDetailSchema } },
-      handler: async ({ params }) => {
-        // Written by the database as JSON (docs/architecture.md, "Lists the database writes as JSON").
-        const [detail, facts] = await Promise.all([
-          getRunDetailAsJson(context, params.runId, runDetailJsonColumns),
-          definitionFactsOfRun(context, params.runId),
-        ]);
-        return {
-          body: SerializedJson.object<Static<typeof RunDetailSchema>>({
-            run: new SerializedJson(detail.run),
-            events: new SerializedJson(detail.events),
-            temporalUrl: temporalUrlFor(context, runWorkflowId(params.runId)),
-            children: new SerializedJson(detail.children),
-            nodeLimits: facts.nodeLimits,
-            nodes: facts.nodes,
-          }),
-        };
-      },
+      handler: async ({ params }) => ({ body: await runDetailBody(context, params.runId) }),
     }),
     runDiffRoute(context),
     ...runArtifactRoutes(context),

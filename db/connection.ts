@@ -58,7 +58,7 @@ function openSqlite(file: string): Database {
   });
   const reader = new SqliteReader(file);
   const close = async () => {
-    reader.close();
+    await reader.close();
     await knex.destroy();
   };
   return { knex, reader, dialect: 'sqlite', location: file, close };
@@ -71,13 +71,16 @@ function openPostgres(url: string, poolMax: number): Database {
     pool: { min: 0, max: poolMax },
     log: quietKnexLog,
   });
-  const reader = new PostgresReader(knex);
+  const reader = new PostgresReader(url);
   return {
     knex,
     reader,
     dialect: 'postgres',
     location: describePostgresUrl(url),
-    close: () => knex.destroy(),
+    close: async () => {
+      await reader.close();
+      await knex.destroy();
+    },
   };
 }
 

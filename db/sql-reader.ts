@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
-import type pg from 'pg';
 import type { Dialect } from './dialect.js';
+import { PipelinedPostgres } from './pg-pipeline.js';
 import { typesWithIsoTimes } from './pg-time-text.js';
 import { MAX_STATEMENTS, StatementCache } from './statement-cache.js';
 
@@ -21,7 +21,8 @@ export interface SqlReader {
   readonly dialect: Dialect;
   all<Row>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
   first<Row>(sql: string, params?: readonly unknown[]): Promise<Row | undefined>;
-  close(): void;
+  /** For good: every later read is refused. */
+  close(): Promise<void>;
 }
 
 /** How much of the SQLite file the reader maps (address space, not memory). */
@@ -45,7 +46,7 @@ export class SqliteReader implements SqlReader {
   }
 
   /** For good: like knex after destroy(), a closed reader refuses every read. */
-  close(): void {
+  async close(): Promise<void> {
     this.closed = true;
     this.statements.clear();
     this.connection?.close();
@@ -74,54 +75,38 @@ function numberedPlaceholders(sql: string): string {
   return sql.replace(/\?/g, () => `$${++index}`);
 }
 
-interface PgConnection {
-  query(config: {
-    name?: string;
-    text: string;
-    values: unknown[];
-    types: pg.CustomTypesConfig;
-  }): Promise<{ rows: unknown[] }>;
-}
-
-interface PoolingClient {
-  acquireConnection(): Promise<PgConnection>;
-  releaseConnection(connection: PgConnection): Promise<void>;
-}
-
 /**
- * On Postgres a connection comes from knex's own pool (no second pool to size), and each SQL text
- * is a named prepared statement, so the server parses and plans it once per connection. Its rows
- * hold times as ISO text (db/pg-time-text.ts), where knex's hold Dates: toIso takes either.
+ * On Postgres the reads go over pipelined connections of their own (db/pg-pipeline.ts), apart
+ * from knex's pool, which keeps the writes and transactions. Each SQL text is a named prepared
+ * statement, so the server parses and plans it once per connection. Its rows hold times as ISO
+ * text (db/pg-time-text.ts), where knex's hold Dates: toIso takes either.
  */
 export class PostgresReader implements SqlReader {
   readonly dialect = 'postgres';
   private readonly prepared = new Map<string, { name?: string; text: string }>();
   // Times come back as the ISO text the repositories return, without a Date in between.
   private readonly types = typesWithIsoTimes();
+  private readonly connections: PipelinedPostgres;
 
-  constructor(private readonly knex: Knex) {}
+  constructor(url: string) {
+    this.connections = new PipelinedPostgres(url);
+  }
 
   async all<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    const client = this.knex.client as unknown as PoolingClient;
-    const connection = await client.acquireConnection();
-    try {
-      const { rows } = await connection.query({
-        ...this.statement(sql),
-        values: [...params],
-        types: this.types,
-      });
-      return rows as Row[];
-    } finally {
-      await client.releaseConnection(connection);
-    }
+    const { rows } = await this.connections.query({
+      ...this.statement(sql),
+      values: [...params],
+      types: this.types,
+    });
+    return rows as Row[];
   }
 
   async first<Row>(sql: string, params: readonly unknown[] = []): Promise<Row | undefined> {
     return (await this.all<Row>(sql, params))[0];
   }
 
-  close(): void {
-    // The prepared statements live on the pooled connections, which knex.destroy() closes.
+  close(): Promise<void> {
+    return this.connections.close();
   }
 
   private statement(sql: string): { name?: string; text: string } {
@@ -151,7 +136,7 @@ export function readerOf(knex: Knex): SqlReader {
     dialect: postgres ? 'postgres' : 'sqlite',
     all,
     first: async <Row>(sql: string, params?: readonly unknown[]) => (await all<Row>(sql, params))[0],
-    close: () => {},
+    close: async () => {},
   };
 }
 

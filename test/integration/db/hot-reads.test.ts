@@ -119,6 +119,52 @@ for (const kind of databaseKinds()) {
       expect((await codebases.findCodebaseAtPath(reader, '/t'))?.id).to.equal(later.id);
     });
 
+    it('answers many concurrent reads each with its own rows; a failing one fails alone', async () => {
+      const { knex, reader } = test.db;
+      const made: conversations.Conversation[] = [];
+      for (let index = 0; index < 20; index += 1)
+        made.push(await conversations.createConversation(knex, { platform: 'web', title: `c${index}` }));
+      // Issued in one turn of the event loop: on Postgres they share the pipelined connections'
+      // writes, the bad one among them.
+      const reads = made.map((conversation) =>
+        conversations.findConversationByRef(reader, conversation.platformConversationId),
+      );
+      const bad = reader.all('select * from no_such_table').then(
+        () => 'answered',
+        (error: unknown) => String(error),
+      );
+      const more = made.map((conversation) =>
+        reader.first<{ id: string }>('select id from conversations where id = ?', [conversation.id]),
+      );
+      expect((await Promise.all(reads)).map((found) => found?.title)).to.deep.equal(made.map((c) => c.title));
+      expect(await bad).to.match(/no_such_table/);
+      expect((await Promise.all(more)).map((row) => row?.id)).to.deep.equal(made.map((c) => c.id));
+    });
+
+    if (kind.name === 'postgres')
+      it('replaces a read connection the server closed, and refuses reads once closed', async () => {
+        const { knex, reader } = test.db;
+        const made = await conversations.createConversation(knex, { platform: 'web', title: 'kept' });
+        const read = () => conversations.findConversationByRef(reader, made.platformConversationId);
+        await Promise.all([read(), read(), read()]);
+        const killed = await knex.raw(
+          "select pg_terminate_backend(pid) as done from pg_stat_activity where application_name = 'cairn-reads' and datname = current_database()",
+        );
+        expect(killed.rows.length).to.be.greaterThan(0);
+        // The reads that meet the closed connection may fail; a read after them is answered.
+        let answered: conversations.Conversation | undefined;
+        for (let attempt = 0; attempt < 20 && !answered; attempt++)
+          answered = await read().catch(async () => {
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            return undefined;
+          });
+        expect(answered?.title).to.equal('kept');
+        await reader.close();
+        let refusal: unknown;
+        await read().catch((error: unknown) => (refusal = error));
+        expect(String(refusal)).to.match(/closed/);
+      });
+
     it('refuses bad SQL with the database error, not a crash', async () => {
       let failure: unknown;
       await test.db.reader.all('select * from no_such_table').catch((error: unknown) => (failure = error));

@@ -235,7 +235,7 @@ for (const kind of databaseKinds()) {
             return reader.all<Row>(sql, params);
           },
           first: async <Row>(sql: string, params?: readonly unknown[]) => reader.first<Row>(sql, params),
-          close: () => {},
+          close: async () => {},
         };
         await searchRunsAsJson(recording, { limit: 10 }, runJsonColumns, '2026-03-01T00:00:00.000Z', {});
         const [{ sql, params }] = statements as [{ sql: string; params: readonly unknown[] }];

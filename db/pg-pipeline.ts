@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 
 export interface PipelinedQuery {
@@ -8,41 +9,51 @@ export interface PipelinedQuery {
   types: pg.CustomTypesConfig;
 }
 
-/** How many pipelined connections the reads share: a slow read holds up only its own. */
-const READ_CONNECTIONS = 2;
+/** At most this many read connections: a second one opens only while the first is held up. */
+const MAX_READ_CONNECTIONS = 4;
+/** A connection whose oldest read has waited this long is passed over by new reads. */
+const HELD_UP_MS = 20;
 
 interface Slot {
   client: pg.Client;
   connected: Promise<unknown>;
-  inFlight: number;
+  /** When each read in flight was written, oldest first (a pipeline answers in order). */
+  written: Set<{ at: number }>;
   corked: boolean;
 }
 
 /**
- * Reads over a few Postgres connections in pipeline mode: a query is written without waiting for
- * the answer of the one before, and the queries issued in one turn of the event loop leave in one
- * write. On a small machine most of a point read's cost was the round trip itself (a socket write
- * that wakes a server process per query, a pool checkout, a read per answer); here concurrent
- * reads share the writes, the wake-ups and the reads.
+ * Reads over one Postgres connection in pipeline mode: a query is written without waiting for the
+ * answer of the one before, and the queries issued in one turn of the event loop leave in one
+ * write. On a small machine most of a point read's cost was the round trip itself (a pool
+ * checkout, a socket write that wakes one of many server processes, a read per answer); here
+ * concurrent reads share the writes, the wake-ups and the reads, and the server works on one read
+ * at a time, leaving the other cores to the HTTP side (two connections measured a worse tail than
+ * one on two cores).
+ *
+ * A pipeline answers in order, so a slow read would hold up every read behind it: once the
+ * oldest read in flight on a connection has waited HELD_UP_MS, new reads go to the next
+ * connection (opened then), up to MAX_READ_CONNECTIONS.
  *
  * Each query carries its own Sync, so an error fails only that query. A connection that breaks
  * fails the queries it carries and is replaced on the next read.
  */
 export class PipelinedPostgres {
-  private readonly slots: (Slot | undefined)[] = new Array(READ_CONNECTIONS).fill(undefined);
+  private readonly slots: (Slot | undefined)[] = new Array(MAX_READ_CONNECTIONS).fill(undefined);
   private closed = false;
 
   constructor(private readonly url: string) {}
 
   async query(query: PipelinedQuery): Promise<{ rows: unknown[] }> {
-    const slot = this.leastBusySlot();
-    slot.inFlight++;
+    const slot = this.slotNotHeldUp();
+    await slot.connected;
+    const written = { at: performance.now() };
+    slot.written.add(written);
     try {
-      await slot.connected;
       this.corkUntilTheTurnEnds(slot);
       return await slot.client.query(query);
     } finally {
-      slot.inFlight--;
+      slot.written.delete(written);
     }
   }
 
@@ -53,15 +64,19 @@ export class PipelinedPostgres {
     await Promise.all(open.map((slot) => slot.client.end().catch(() => {})));
   }
 
-  private leastBusySlot(): Slot {
+  /** The first connection whose oldest read is recent; when every one is held up, the least busy. */
+  private slotNotHeldUp(): Slot {
     if (this.closed) throw new Error('The database connection is closed.');
-    let best = 0;
+    const now = performance.now();
+    let leastBusy: Slot | undefined;
     for (let index = 0; index < this.slots.length; index++) {
       const slot = this.slots[index];
       if (!slot) return this.open(index);
-      if (slot.inFlight < this.slots[best]!.inFlight) best = index;
+      const oldest = slot.written.values().next().value;
+      if (!oldest || now - oldest.at < HELD_UP_MS) return slot;
+      if (!leastBusy || slot.written.size < leastBusy.written.size) leastBusy = slot;
     }
-    return this.slots[best]!;
+    return leastBusy!;
   }
 
   private open(index: number): Slot {
@@ -71,7 +86,7 @@ export class PipelinedPostgres {
       pipeline: true,
       application_name: 'cairn-reads',
     });
-    const slot: Slot = { client, connected: client.connect(), inFlight: 0, corked: false };
+    const slot: Slot = { client, connected: client.connect(), written: new Set(), corked: false };
     // A broken connection leaves its slot; the queries it carried fail with the error.
     const forget = () => {
       if (this.slots[index] === slot) this.slots[index] = undefined;

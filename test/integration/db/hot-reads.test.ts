@@ -142,6 +142,17 @@ for (const kind of databaseKinds()) {
     });
 
     if (kind.name === 'postgres')
+      it('does not hold a read up behind a slow one: it goes to another connection', async () => {
+        const { reader } = test.db;
+        const order: string[] = [];
+        const slow = reader.all('select pg_sleep(1.5)').then(() => order.push('slow'));
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const quick = reader.all('select 1 as one').then(() => order.push('quick'));
+        await Promise.all([slow, quick]);
+        expect(order).to.deep.equal(['quick', 'slow']);
+      });
+
+    if (kind.name === 'postgres')
       it('replaces a read connection the server closed, and refuses reads once closed', async () => {
         const { knex, reader } = test.db;
         const made = await conversations.createConversation(knex, { platform: 'web', title: 'kept' });

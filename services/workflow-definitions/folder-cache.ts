@@ -1,22 +1,22 @@
 import { readdir } from 'node:fs/promises';
-import { folderSignature } from '../../config/file-signature.js';
 import { deepFreeze } from '../../config/freeze.js';
+import { FolderWatch } from '../../config/folder-watch.js';
 import { RecentCache } from '../../config/recent-cache.js';
 
 interface CachedFolder<T> {
   variant: string;
-  signature: string;
+  watch: FolderWatch;
   value: T;
 }
 
 /**
- * What was made of each folder of workflows or commands, kept while the folder's signature (its
- * entries' names, sizes and times) stays the same: a listing costs a directory read and a stat
- * per file instead of parsing and validating every file. Values are frozen, since every caller
- * shares them. `variant` names how the folder was read (its source and file-name prefix).
+ * What was made of each folder of workflows or commands, kept while the folder does not change
+ * (config/folder-watch.ts: an OS watch, its signature where a watch cannot tell), instead of
+ * parsing and validating every file per listing. Values are frozen, since every caller shares
+ * them. `variant` names how the folder was read (its source and file-name prefix).
  */
 export class FolderCache<T> {
-  private readonly folders = new RecentCache<string, CachedFolder<T>>(256);
+  private readonly folders = new RecentCache<string, CachedFolder<T>>(256, (entry) => entry.watch.close());
 
   /**
    * `fixed`: the folder is Cairn's own (its bundled definitions, which change only with an
@@ -30,11 +30,15 @@ export class FolderCache<T> {
   ): Promise<T> {
     const cached = this.folders.get(folder);
     if (options.fixed && cached?.variant === variant) return cached.value;
-    // Taken before loading: a change made during the load gives the next read a new signature.
-    const signature = folderSignature(folder);
-    if (cached?.signature === signature && cached.variant === variant) return cached.value;
+    if (cached?.variant === variant && !(await cached.watch.changed())) return cached.value;
+    const watch = cached?.watch ?? new FolderWatch(folder);
+    // Marked before loading: a change made during the load is seen by the next read. Cairn's own
+    // folders are never checked, so never watched.
+    if (!options.fixed) watch.markRead();
     const value = deepFreeze(await load());
-    this.folders.set(folder, { variant, signature, value });
+    // The entry is changed in place when there is one: replacing it would close its watch.
+    if (cached && this.folders.get(folder) === cached) Object.assign(cached, { variant, value });
+    else this.folders.set(folder, { variant, watch, value });
     return value;
   }
 

@@ -119,11 +119,23 @@ export async function appendEvents(knex: Knex, events: NewJournalEvent[]): Promi
  * listeners in every process), and never if it rolls back, so it need not follow the insert.
  */
 async function lockJournalAndNotify(trx: Knex, keys: Set<string>): Promise<void> {
-  const notifications = [...keys].map(() => ', pg_notify(?, ?)').join('');
-  await trx.raw(`select pg_advisory_xact_lock(?)${notifications}`, [
-    JOURNAL_LOCK,
-    ...[...keys].flatMap((key) => [JOURNAL_CHANNEL, key]),
-  ]);
+  const { columns, params } = journalLockAndNotify(keys);
+  await trx.raw(`select ${columns}`, params);
+}
+
+/**
+ * The select list that takes the journal lock and queues the NOTIFY of each stream (Postgres),
+ * with its parameters: for a statement that appends to the journal by itself.
+ */
+export function journalLockAndNotify(keys: Iterable<string>): {
+  columns: string;
+  params: (string | number)[];
+} {
+  const streams = [...new Set(keys)];
+  return {
+    columns: ['pg_advisory_xact_lock(?)', ...streams.map(() => 'pg_notify(?, ?)')].join(', '),
+    params: [JOURNAL_LOCK, ...streams.flatMap((key) => [JOURNAL_CHANNEL, key])],
+  };
 }
 
 /** Every stream that shows the row: readers of each are woken. */

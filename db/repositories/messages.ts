@@ -27,7 +27,7 @@ export interface NewMessage {
   replyToMessageId?: number | null;
 }
 
-interface MessageRow {
+export interface MessageRow {
   id: number | string;
   conversation_id: string;
   role: MessageRole;
@@ -38,7 +38,7 @@ interface MessageRow {
   created_at: unknown;
 }
 
-function fromRow(row: MessageRow): Message {
+export function messageFromRow(row: MessageRow): Message {
   return {
     id: toNumber(row.id),
     conversationId: row.conversation_id,
@@ -63,7 +63,7 @@ export async function appendMessage(knex: Knex, input: NewMessage): Promise<Mess
       created_at: nowIso(),
     })
     .returning('*')) as MessageRow[];
-  return fromRow(row!);
+  return messageFromRow(row!);
 }
 
 /**
@@ -81,7 +81,7 @@ export async function listMessagesBefore(
     `select * from messages${conditions.where} order by id desc${limitClause(options.limit)}`,
     conditions.params,
   );
-  return rows.map(fromRow);
+  return rows.map(messageFromRow);
 }
 
 /** Compare-and-swap of a user message's turn status; false when it was not in `from`. */
@@ -109,7 +109,7 @@ export async function countTurns(source: ReadSource): Promise<{ active: number; 
 
 export async function findMessage(knex: Knex, id: number): Promise<Message | undefined> {
   const row = await knex<MessageRow>('messages').where('id', id).first();
-  return row ? fromRow(row) : undefined;
+  return row ? messageFromRow(row) : undefined;
 }
 
 /** Removes what an interrupted attempt of a turn stored, before the turn runs again. */

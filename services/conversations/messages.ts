@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { touchLiveConversation, type Conversation } from '../../db/repositories/conversations.js';
 import { appendEvent } from '../../db/repositories/events.js';
+import { appendUserMessageAndEvent, type UserMessageIntake } from '../../db/repositories/message-intake.js';
+import { nowIso } from '../../db/rows.js';
 import {
   runningTurnId,
   appendMessage,
@@ -57,7 +59,43 @@ async function storeUserMessage(
   content: string,
   alsoWrite?: AlsoWrite,
 ): Promise<{ message: Message; eventId: number }> {
-  const stored = await context.db.knex.transaction(async (trx) => {
+  const stored =
+    context.db.dialect === 'postgres' && !alsoWrite
+      ? await appendUserMessageAndEvent(context.db.knex, userMessageIntake(conversation.id, content))
+      : await storeInTransaction(context, conversation, content, alsoWrite);
+  // Deleted between the read and the write.
+  if (!stored) throw conversationDeleted(conversation);
+  return stored;
+}
+
+/** A user's message as the one-statement intake writes it, with its wire form around the id. */
+function userMessageIntake(conversationId: string, content: string): UserMessageIntake {
+  const createdAt = nowIso();
+  const wire = JSON.stringify(
+    messageWire({
+      id: 0,
+      conversationId,
+      role: 'user',
+      content,
+      metadata: {},
+      turnStatus: 'queued',
+      replyToMessageId: null,
+      createdAt,
+    }),
+  );
+  const leadingId = '{"id":0,';
+  if (!wire.startsWith(leadingId))
+    throw new Error('The wire form of a message no longer starts with its id.');
+  return { conversationId, content, createdAt, wireAfterId: wire.slice(leadingId.length, -1) };
+}
+
+async function storeInTransaction(
+  context: ServiceContext,
+  conversation: Conversation,
+  content: string,
+  alsoWrite?: AlsoWrite,
+): Promise<{ message: Message; eventId: number } | undefined> {
+  return context.db.knex.transaction(async (trx) => {
     if (!(await touchLiveConversation(trx, conversation.id))) return undefined;
     const message = await appendMessage(trx, {
       conversationId: conversation.id,
@@ -73,9 +111,6 @@ async function storeUserMessage(
     await alsoWrite?.(trx, message);
     return { message, eventId: event.id };
   });
-  // Deleted between the read and the write.
-  if (!stored) throw conversationDeleted(conversation);
-  return stored;
 }
 
 async function placeInLine(

@@ -31,6 +31,51 @@ export function folderSignature(folder: string): string {
 }
 
 /**
+ * An OS watch on a file or folder that remembers whether it reported anything since reset().
+ * It never holds the process open; where no watch can be set (the path is gone, the OS is out of
+ * watches) there is none, and the caller's signature check has to tell.
+ */
+export class ChangeReport {
+  private watcher: FSWatcher | undefined;
+  private seen = false;
+
+  constructor(private readonly path: string) {}
+
+  get reported(): boolean {
+    return this.seen;
+  }
+
+  get watching(): boolean {
+    return this.watcher !== undefined;
+  }
+
+  reset(): void {
+    this.seen = false;
+  }
+
+  /** Watches the path unless it is watched already. */
+  watch(): void {
+    if (this.watcher) return;
+    try {
+      this.watcher = watch(this.path, { persistent: false }, () => {
+        this.seen = true;
+      });
+      this.watcher.on('error', () => {
+        this.seen = true;
+        this.close();
+      });
+    } catch {
+      this.watcher = undefined;
+    }
+  }
+
+  close(): void {
+    this.watcher?.close();
+    this.watcher = undefined;
+  }
+}
+
+/**
  * A file read at some moment, and whether it may have changed since. An OS watch (where one can
  * be set) reports changes the signature cannot see, such as a same-size edit within the
  * filesystem's timestamp resolution; the signature covers what watching misses (network
@@ -39,44 +84,30 @@ export function folderSignature(folder: string): string {
  */
 export class TrackedFile {
   private signature = '';
-  private watcher: FSWatcher | undefined;
-  private reported = false;
+  private readonly report: ChangeReport;
 
   constructor(
     readonly path: string,
     private readonly watching: () => boolean,
-  ) {}
+  ) {
+    this.report = new ChangeReport(path);
+  }
 
   /** True when the file may differ from what was read after the last markRead(). */
   changed(): boolean {
-    return this.reported || fileSignature(this.path) !== this.signature;
+    return this.report.reported || fileSignature(this.path) !== this.signature;
   }
 
   /** Call right before reading the file: a change during the read is then seen by the next check. */
   markRead(): void {
-    this.close();
-    this.reported = false;
+    // A new watch each read: an editor's atomic replace leaves the old one on the old file.
+    this.report.close();
+    this.report.reset();
     this.signature = fileSignature(this.path);
-    if (this.signature !== 'absent' && this.watching()) this.watch();
+    if (this.signature !== 'absent' && this.watching()) this.report.watch();
   }
 
   close(): void {
-    this.watcher?.close();
-    this.watcher = undefined;
-  }
-
-  private watch(): void {
-    try {
-      this.watcher = watch(this.path, { persistent: false }, () => {
-        this.reported = true;
-      });
-      this.watcher.on('error', () => {
-        this.reported = true;
-        this.close();
-      });
-    } catch {
-      // Gone meanwhile, or the OS is out of watches: the signature check still sees changes.
-      this.watcher = undefined;
-    }
+    this.report.close();
   }
 }

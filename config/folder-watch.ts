@@ -1,6 +1,6 @@
-import { readdirSync, watch, type FSWatcher } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { folderSignature } from './file-signature.js';
+import { ChangeReport, folderSignature } from './file-signature.js';
 
 /**
  * How long a quiet watch is trusted before the folder's signature is compared again, for the
@@ -30,54 +30,38 @@ export async function afterNextPoll(): Promise<void> {
 export class FolderWatch {
   private signature = '';
   private checkedAt = 0;
-  private watcher: FSWatcher | undefined;
-  private reported = false;
+  private readonly report: ChangeReport;
 
   constructor(
     readonly folder: string,
     private readonly trustedMs = WATCH_TRUSTED_MS,
-  ) {}
+  ) {
+    this.report = new ChangeReport(folder);
+  }
 
   /** Call right before reading the folder: a change during the read is seen by the next check. */
   markRead(): void {
-    this.reported = false;
+    this.report.reset();
     this.signature = folderSignature(this.folder);
     this.checkedAt = performance.now();
-    if (this.signature === 'absent' || holdsLinks(this.folder)) this.close();
-    else if (!this.watcher) this.watch();
+    if (this.signature === 'absent' || holdsLinks(this.folder)) this.report.close();
+    else this.report.watch();
   }
 
   /** True when the folder may differ from what was read after the last markRead(). */
   async changed(): Promise<boolean> {
-    if (this.watcher && performance.now() - this.checkedAt < this.trustedMs) {
+    if (this.report.watching && performance.now() - this.checkedAt < this.trustedMs) {
       await afterNextPoll();
-      return this.reported;
+      return this.report.reported;
     }
-    if (this.reported) return true;
+    if (this.report.reported) return true;
     if (folderSignature(this.folder) !== this.signature) return true;
     this.checkedAt = performance.now();
     return false;
   }
 
   close(): void {
-    this.watcher?.close();
-    this.watcher = undefined;
-  }
-
-  private watch(): void {
-    try {
-      // Not persistent: a watch never keeps the process alive.
-      this.watcher = watch(this.folder, { persistent: false }, () => {
-        this.reported = true;
-      });
-      this.watcher.on('error', () => {
-        this.reported = true;
-        this.close();
-      });
-    } catch {
-      // Gone meanwhile, or the OS is out of watches: the signature still tells of changes.
-      this.watcher = undefined;
-    }
+    this.report.close();
   }
 }
 

@@ -100,6 +100,12 @@ export function answerToStore(ctx: HttpContext): StoredAnswer | undefined {
   }
   const body = ctx.body;
   const text =
-    body === undefined || body === null ? null : typeof body === 'string' ? body : JSON.stringify(body);
+    body === undefined || body === null
+      ? null
+      : typeof body === 'string'
+        ? body
+        : Buffer.isBuffer(body)
+          ? body.toString('utf8')
+          : JSON.stringify(body);
   return { status: ctx.status, headers, body: text };
 }

@@ -113,7 +113,7 @@ function applyResult(ctx: HttpContext, result: RouteResult | undefined | void): 
   }
   if (result.headers) ctx.set(result.headers);
   if (result.body instanceof SerializedJson) {
-    ctx.body = result.body.text;
+    ctx.body = result.body.payload;
     ctx.type = 'application/json';
   } else if (result.body !== undefined) {
     ctx.body = result.body;

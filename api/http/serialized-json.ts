@@ -8,7 +8,19 @@
 export class SerializedJson<T = unknown> {
   declare private readonly shape: T;
 
-  constructor(readonly text: string) {}
+  /**
+   * `bytes`, the text's UTF-8, is kept for a body many answers share: sent as is, the socket
+   * writes it without encoding (and measuring) 20-35 KB of text again for every answer.
+   */
+  constructor(
+    readonly text: string,
+    readonly bytes?: Buffer,
+  ) {}
+
+  /** What the response sends: the kept bytes, else the text. */
+  get payload(): string | Buffer {
+    return this.bytes ?? this.text;
+  }
 
   /** A list whose items are JSON texts already (rows the database wrote as JSON). */
   static ofItems<Item>(items: readonly string[]): SerializedJson<Item[]> {
@@ -46,7 +58,8 @@ export function serializedOnce<S extends object, T>(
   return (source) => {
     let json = made.get(source);
     if (!json) {
-      json = new SerializedJson<T>(JSON.stringify(build(source)));
+      const text = JSON.stringify(build(source));
+      json = new SerializedJson<T>(text, Buffer.from(text));
       made.set(source, json);
     }
     return json;

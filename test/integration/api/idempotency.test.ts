@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import {
   createHttpApp,
   defineRoute,
+  serializedOnce,
   StrictObject,
   Type,
   type Authentication,
@@ -203,6 +204,54 @@ for (const kind of databaseKinds()) {
         expect(calls).to.have.length(1);
       } finally {
         await slow.close();
+      }
+    });
+
+    it('replays a body that was sent as kept bytes (a shared serialized answer) as the same JSON', async () => {
+      const shared = serializedOnce((source: { name: string }) => ({ id: 1, name: source.name }));
+      const lamp = { name: 'lampe à pétrole' };
+      const app = createHttpApp({
+        title: 'shared body test',
+        version: '0',
+        logger: captureLogs('silent').logger,
+        idempotency: store,
+        authentication: byHeader,
+        routes: [
+          defineRoute({
+            method: 'POST',
+            path: '/shared',
+            operationId: 'sharedThing',
+            summary: 'shared',
+            idempotent: true,
+            responses: {
+              200: {
+                description: 'the thing',
+                schema: StrictObject({ id: Type.Integer(), name: Type.String() }),
+              },
+            },
+            handler: () => {
+              calls.push(lamp);
+              return { body: shared(lamp) };
+            },
+          }),
+        ],
+      });
+      const served = await listen(app);
+      try {
+        const send = () =>
+          fetch(`${served.url}/shared`, {
+            method: 'POST',
+            headers: { 'Idempotency-Key': 'bytes', 'X-Test-User': 'ada' },
+          });
+        const first = await send();
+        const again = await send();
+        expect(again.headers.get('idempotent-replayed')).to.equal('true');
+        expect(await again.json())
+          .to.deep.equal(await first.json())
+          .and.deep.equal({ id: 1, name: lamp.name });
+        expect(calls).to.have.length(1);
+      } finally {
+        await served.close();
       }
     });
 

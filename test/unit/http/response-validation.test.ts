@@ -107,6 +107,19 @@ describe('http kit: response validation', () => {
     expect(builds).to.equal(2);
   });
 
+  it('sends a shared body as its kept UTF-8 bytes, with their length and JSON type', async () => {
+    const shared = serializedOnce((source: { name: string }) => ({ id: 7, name: source.name }));
+    const body = shared({ name: 'Zoë — 漢字 ✓' });
+    expect(body.payload).to.be.instanceOf(Buffer);
+    expect((body.payload as Buffer).toString('utf8')).to.equal(body.text);
+    await serve({ body });
+    const sent = await fetch(`${server!.url}/thing`);
+    const bytes = Buffer.from(await sent.arrayBuffer());
+    expect(sent.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+    expect(Number(sent.headers.get('content-length'))).to.equal(Buffer.byteLength(body.text));
+    expect(JSON.parse(bytes.toString('utf8'))).to.deep.equal({ id: 7, name: 'Zoë — 漢字 ✓' });
+  });
+
   it('checks nothing when it is off (production default)', async () => {
     const { call } = await serve({ body: { id: 'one' } }, false);
     expect(await call('GET', '/thing')).to.deep.equal({ status: 200, body: { id: 'one' } });

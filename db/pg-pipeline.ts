@@ -2,11 +2,16 @@ import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 
+let loaded: typeof pg | undefined;
+/** The driver, loaded on first use: on SQLite nothing loads pg. */
+function driver(): typeof pg {
+  return (loaded ??= createRequire(import.meta.url)('pg') as typeof pg);
+}
+
 export interface PipelinedQuery {
   name?: string;
   text: string;
   values: unknown[];
-  types: pg.CustomTypesConfig;
 }
 
 /** At most this many read connections: a second one opens only while the first is held up. */
@@ -42,7 +47,11 @@ export class PipelinedPostgres {
   private readonly slots: (Slot | undefined)[] = new Array(MAX_READ_CONNECTIONS).fill(undefined);
   private closed = false;
 
-  constructor(private readonly url: string) {}
+  /** `types`: the parsers of every read's values, set on each connection. */
+  constructor(
+    private readonly url: string,
+    private readonly types: pg.CustomTypesConfig,
+  ) {}
 
   async query(query: PipelinedQuery): Promise<{ rows: unknown[] }> {
     const slot = this.slotNotHeldUp();
@@ -51,7 +60,7 @@ export class PipelinedPostgres {
     slot.written.add(written);
     try {
       this.corkUntilTheTurnEnds(slot);
-      return await slot.client.query(query);
+      return await submit(slot.client, query);
     } finally {
       slot.written.delete(written);
     }
@@ -80,11 +89,11 @@ export class PipelinedPostgres {
   }
 
   private open(index: number): Slot {
-    const { Client } = createRequire(import.meta.url)('pg') as typeof pg;
-    const client = new Client({
+    const client = new (driver().Client)({
       connectionString: this.url,
       pipeline: true,
       application_name: 'cairn-reads',
+      types: this.types,
     });
     const slot: Slot = { client, connected: client.connect(), written: new Set(), corked: false };
     // A broken connection leaves its slot; the queries it carried fail with the error.
@@ -114,4 +123,20 @@ export class PipelinedPostgres {
       stream.uncork();
     });
   }
+}
+
+/**
+ * Sends a read as a Query made from its text and values. Handed a config object instead, pg
+ * copies it property by property (descriptors and all) into a slow-mode object on every query,
+ * which cost more than the rest of the driver's work for a point read.
+ */
+function submit(client: pg.Client, read: PipelinedQuery): Promise<{ rows: unknown[] }> {
+  return new Promise((resolve, reject) => {
+    const query = new (driver().Query)(read.text, read.values, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
+    // Read when the query is written: a named one is parsed once per connection, then bound.
+    if (read.name) (query as unknown as { name: string }).name = read.name;
+    client.query(query);
+  });
 }

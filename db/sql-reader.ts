@@ -89,14 +89,13 @@ export class PostgresReader implements SqlReader {
   private readonly connections: PipelinedPostgres;
 
   constructor(url: string) {
-    this.connections = new PipelinedPostgres(url);
+    this.connections = new PipelinedPostgres(url, this.types);
   }
 
   async all<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
     const { rows } = await this.connections.query({
       ...this.statement(sql),
       values: [...params],
-      types: this.types,
     });
     return rows as Row[];
   }

@@ -176,6 +176,28 @@ for (const kind of databaseKinds()) {
         expect(String(refusal)).to.match(/closed/);
       });
 
+    if (kind.name === 'postgres')
+      it('prepares each read once per connection, and reads its times as ISO text', async () => {
+        const { knex, reader } = test.db;
+        const made = await conversations.createConversation(knex, { platform: 'web', title: 'named' });
+        const found = await conversations.findConversationByRef(reader, made.platformConversationId);
+        expect(found?.createdAt)
+          .to.equal(made.createdAt)
+          .and.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+        await conversations.findConversationByRef(reader, made.platformConversationId);
+        // Asked on the read connection itself (one serves while it keeps up).
+        const prepared = await reader.all<{ name: string; statement: string }>(
+          'select name, statement from pg_prepared_statements order by name',
+        );
+        const byConversation = prepared.filter((row) => /from "?conversations"?/i.test(row.statement));
+        expect(byConversation).to.have.length(1);
+        expect(byConversation[0]!.name).to.match(/^cairn_read_\d+$/);
+        const at = await reader.first<{ at: unknown }>(
+          "select timestamptz '2026-01-02 03:04:05.678+00' as at",
+        );
+        expect(at?.at).to.equal('2026-01-02T03:04:05.678Z');
+      });
+
     it('refuses bad SQL with the database error, not a crash', async () => {
       let failure: unknown;
       await test.db.reader.all('select * from no_such_table').catch((error: unknown) => (failure = error));

@@ -6,6 +6,7 @@ import {
   StrictObject,
   Type,
   type Authentication,
+  type RouteDefinition,
 } from '../../../api/http/index.js';
 import { IdempotencyKeys } from '../../../services/idempotency/idempotency-keys.js';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
@@ -42,6 +43,19 @@ const byHeader: Authentication = {
   },
 };
 
+/** An app of one route whose callers are named by a test header, its keys kept in `keys`. */
+function appOf(route: RouteDefinition, keys: IdempotencyKeys, validateResponses = false) {
+  return createHttpApp({
+    title: 'idempotency test',
+    version: '0',
+    logger: captureLogs('silent').logger,
+    validateResponses,
+    idempotency: keys,
+    authentication: byHeader,
+    routes: [route],
+  });
+}
+
 for (const kind of databaseKinds()) {
   describe(`Idempotency-Key (${kind.name})`, () => {
     let test: TestDatabase;
@@ -58,41 +72,35 @@ for (const kind of databaseKinds()) {
       calls = [];
       failNext = undefined;
       store = new IdempotencyKeys(test.db.knex, { clock: () => now, leaseMs: 60_000 });
-      const app = createHttpApp({
-        title: 'idempotency test',
-        version: '0',
-        logger: captureLogs('silent').logger,
-        validateResponses: true,
-        idempotency: store,
-        authentication: byHeader,
-        routes: [
-          defineRoute({
-            method: 'POST',
-            path: '/things',
-            operationId: 'createThing',
-            summary: 'make a thing',
-            idempotent: true,
-            body: StrictObject({ name: Type.String() }),
-            responses: {
-              201: { description: 'made', schema: StrictObject({ id: Type.Integer(), name: Type.String() }) },
-            },
-            handler: async ({ body }) => {
-              calls.push(body);
-              await gate.pass();
-              if (failNext === 'client') {
-                failNext = undefined;
-                throw Object.assign(new Error('no'), { status: 409, expose: true });
-              }
-              if (failNext === 'server') {
-                failNext = undefined;
-                throw new Error('the database went away');
-              }
-              const id = calls.length;
-              return { status: 201, headers: { Location: `/things/${id}` }, body: { id, name: body.name } };
-            },
-          }),
-        ],
-      });
+      const app = appOf(
+        defineRoute({
+          method: 'POST',
+          path: '/things',
+          operationId: 'createThing',
+          summary: 'make a thing',
+          idempotent: true,
+          body: StrictObject({ name: Type.String() }),
+          responses: {
+            201: { description: 'made', schema: StrictObject({ id: Type.Integer(), name: Type.String() }) },
+          },
+          handler: async ({ body }) => {
+            calls.push(body);
+            await gate.pass();
+            if (failNext === 'client') {
+              failNext = undefined;
+              throw Object.assign(new Error('no'), { status: 409, expose: true });
+            }
+            if (failNext === 'server') {
+              failNext = undefined;
+              throw new Error('the database went away');
+            }
+            const id = calls.length;
+            return { status: 201, headers: { Location: `/things/${id}` }, body: { id, name: body.name } };
+          },
+        }),
+        store,
+        true,
+      );
       server = await listen(app);
     });
     afterEach(async () => {
@@ -166,27 +174,21 @@ for (const kind of databaseKinds()) {
     it('keeps the key of a long request by renewing its lease, so a retry cannot take it over', async () => {
       // A real clock and a short lease: without renewals the key would lapse while the first waits.
       const quick = new IdempotencyKeys(test.db.knex, { leaseMs: 200 });
-      const app = createHttpApp({
-        title: 'lease test',
-        version: '0',
-        logger: captureLogs('silent').logger,
-        idempotency: quick,
-        authentication: byHeader,
-        routes: [
-          defineRoute({
-            method: 'POST',
-            path: '/slow',
-            operationId: 'slowThing',
-            summary: 'slow',
-            idempotent: true,
-            responses: { 204: { description: 'done' } },
-            handler: async () => {
-              calls.push({ name: 'slow' });
-              await gate.pass();
-            },
-          }),
-        ],
-      });
+      const app = appOf(
+        defineRoute({
+          method: 'POST',
+          path: '/slow',
+          operationId: 'slowThing',
+          summary: 'slow',
+          idempotent: true,
+          responses: { 204: { description: 'done' } },
+          handler: async () => {
+            calls.push({ name: 'slow' });
+            await gate.pass();
+          },
+        }),
+        quick,
+      );
       const slow = await listen(app);
       try {
         const send = () =>
@@ -210,32 +212,26 @@ for (const kind of databaseKinds()) {
     it('replays a body that was sent as kept bytes (a shared serialized answer) as the same JSON', async () => {
       const shared = serializedOnce((source: { name: string }) => ({ id: 1, name: source.name }));
       const lamp = { name: 'lampe à pétrole' };
-      const app = createHttpApp({
-        title: 'shared body test',
-        version: '0',
-        logger: captureLogs('silent').logger,
-        idempotency: store,
-        authentication: byHeader,
-        routes: [
-          defineRoute({
-            method: 'POST',
-            path: '/shared',
-            operationId: 'sharedThing',
-            summary: 'shared',
-            idempotent: true,
-            responses: {
-              200: {
-                description: 'the thing',
-                schema: StrictObject({ id: Type.Integer(), name: Type.String() }),
-              },
+      const app = appOf(
+        defineRoute({
+          method: 'POST',
+          path: '/shared',
+          operationId: 'sharedThing',
+          summary: 'shared',
+          idempotent: true,
+          responses: {
+            200: {
+              description: 'the thing',
+              schema: StrictObject({ id: Type.Integer(), name: Type.String() }),
             },
-            handler: () => {
-              calls.push(lamp);
-              return { body: shared(lamp) };
-            },
-          }),
-        ],
-      });
+          },
+          handler: () => {
+            calls.push(lamp);
+            return { body: shared(lamp) };
+          },
+        }),
+        store,
+      );
       const served = await listen(app);
       try {
         const send = () =>

@@ -84,12 +84,11 @@ function numberedPlaceholders(sql: string): string {
 export class PostgresReader implements SqlReader {
   readonly dialect = 'postgres';
   private readonly prepared = new Map<string, { name?: string; text: string }>();
-  // Times come back as the ISO text the repositories return, without a Date in between.
-  private readonly types = typesWithIsoTimes();
   private readonly connections: PipelinedPostgres;
 
   constructor(url: string) {
-    this.connections = new PipelinedPostgres(url, this.types);
+    // Times come back as the ISO text the repositories return, without a Date in between.
+    this.connections = new PipelinedPostgres(url, typesWithIsoTimes());
   }
 
   async all<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {

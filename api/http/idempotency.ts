@@ -98,14 +98,13 @@ export function answerToStore(ctx: HttpContext): StoredAnswer | undefined {
     const value = ctx.response.get(name);
     if (value) headers[name] = String(value);
   }
-  const body = ctx.body;
-  const text =
-    body === undefined || body === null
-      ? null
-      : typeof body === 'string'
-        ? body
-        : Buffer.isBuffer(body)
-          ? body.toString('utf8')
-          : JSON.stringify(body);
-  return { status: ctx.status, headers, body: text };
+  return { status: ctx.status, headers, body: bodyText(ctx.body) };
+}
+
+/** A response body as the text that was sent: a shared body goes out as its UTF-8 bytes. */
+function bodyText(body: unknown): string | null {
+  if (body === undefined || body === null) return null;
+  if (typeof body === 'string') return body;
+  if (Buffer.isBuffer(body)) return body.toString('utf8');
+  return JSON.stringify(body);
 }

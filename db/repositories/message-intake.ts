@@ -2,7 +2,13 @@ import type { Knex } from 'knex';
 import { announceAppended } from '../journal-signals.js';
 import { toNumber } from '../rows.js';
 import { journalLockAndNotify } from './events.js';
-import { messageFromRow, type Message, type MessageRow } from './messages.js';
+import { messageFromRow, type Message, type MessageRow, type TurnPlaceFigures } from './messages.js';
+
+interface PlaceCounts {
+  ahead: number | string;
+  active: number | string;
+  queued_before: number | string;
+}
 
 export interface UserMessageIntake {
   conversationId: string;
@@ -24,11 +30,15 @@ export interface UserMessageIntake {
  * (begin, four statements, commit), this takes one, which is most of a message's 202 on a busy
  * machine. The lock is taken before the event's id is drawn, as appendEvents takes it: the event
  * rows are selected from the lock's row, so the lock comes first.
+ *
+ * The message's place in line comes in the same statement: its counts read the snapshot the
+ * statement started with, so they are the turns ahead of the message when it was accepted (the
+ * message itself is not in it), which saves the round trip of reading them after the commit.
  */
 export async function appendUserMessageAndEvent(
   knex: Knex,
   intake: UserMessageIntake,
-): Promise<{ message: Message; eventId: number } | undefined> {
+): Promise<{ message: Message; eventId: number; place: TurnPlaceFigures } | undefined> {
   // Its own transaction, so that the answer means committed (and so do the readers' wake-ups).
   if (knex.isTransaction) throw new Error('appendUserMessageAndEvent runs outside a transaction.');
   const { createdAt } = intake;
@@ -49,7 +59,12 @@ export async function appendUserMessageAndEvent(
        from message, journal
        returning id
      )
-     select message.*, event.id as event_id from message, event`,
+     select message.*, event.id as event_id,
+       (select count(*) from messages
+         where conversation_id = message.conversation_id and turn_status in ('queued', 'running')) as ahead,
+       (select count(*) from messages where turn_status = 'running') as active,
+       (select count(*) from messages where turn_status = 'queued') as queued_before
+     from message, event`,
     [
       createdAt,
       intake.conversationId,
@@ -59,10 +74,18 @@ export async function appendUserMessageAndEvent(
       intake.wireAfterId,
       createdAt,
     ],
-  )) as { rows: (MessageRow & { event_id: number | string })[] };
+  )) as { rows: (MessageRow & { event_id: number | string } & PlaceCounts)[] };
   const row = result.rows[0];
   if (!row) return undefined;
   // Committed: the statement was its own transaction.
   announceAppended([intake.conversationId]);
-  return { message: messageFromRow(row), eventId: toNumber(row.event_id) };
+  return {
+    message: messageFromRow(row),
+    eventId: toNumber(row.event_id),
+    place: {
+      ahead: toNumber(row.ahead),
+      active: toNumber(row.active),
+      queuedBefore: toNumber(row.queued_before),
+    },
+  };
 }

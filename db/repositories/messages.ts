@@ -119,6 +119,16 @@ export async function deleteReplies(knex: Knex, userMessageId: number): Promise<
 
 const OPEN_TURNS: TurnStatus[] = ['queued', 'running'];
 
+/** The counts a message's place in line is told from (services/conversations/messages.ts). */
+export interface TurnPlaceFigures {
+  /** Open turns of its conversation accepted before it. */
+  ahead: number;
+  /** Turns holding an assistant session now, in every conversation. */
+  active: number;
+  /** Waiting turns of every conversation accepted before it. */
+  queuedBefore: number;
+}
+
 /**
  * Where a just-stored turn stands, in one read: the open turns of its conversation accepted before
  * it, the turns holding an assistant session, and the waiting turns of every conversation accepted
@@ -128,7 +138,7 @@ export async function turnPlaceFigures(
   source: ReadSource,
   conversationId: string,
   messageId: number,
-): Promise<{ ahead: number; active: number; queuedBefore: number }> {
+): Promise<TurnPlaceFigures> {
   const row = await toReader(source).first<{ ahead: unknown; active: unknown; queued_before: unknown }>(
     "select (select count(*) from messages where conversation_id = ? and turn_status in ('queued', 'running')" +
       ' and id < ?) as ahead,' +

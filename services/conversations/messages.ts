@@ -9,6 +9,7 @@ import {
   listMessagesBefore,
   turnPlaceFigures,
   type Message,
+  type TurnPlaceFigures,
 } from '../../db/repositories/messages.js';
 import { messageWire } from '../../domain/conversations/wire.js';
 import type { ServiceContext } from '../context.js';
@@ -58,7 +59,7 @@ async function storeUserMessage(
   conversation: Conversation,
   content: string,
   alsoWrite?: AlsoWrite,
-): Promise<{ message: Message; eventId: number }> {
+): Promise<{ message: Message; eventId: number; place?: TurnPlaceFigures }> {
   const stored =
     context.db.dialect === 'postgres' && !alsoWrite
       ? await appendUserMessageAndEvent(context.db.knex, userMessageIntake(conversation.id, content))
@@ -113,17 +114,8 @@ async function storeInTransaction(
   });
 }
 
-async function placeInLine(
-  context: ServiceContext,
-  message: Message,
-  maxConcurrent: number,
-): Promise<TurnPlace> {
-  // Through the reader: the message's transaction has committed, so it sees the message.
-  const { ahead, active, queuedBefore } = await turnPlaceFigures(
-    context.db.reader,
-    message.conversationId,
-    message.id,
-  );
+function placeInLine(figures: TurnPlaceFigures, maxConcurrent: number): TurnPlace {
+  const { ahead, active, queuedBefore } = figures;
   if (ahead === 0 && active < maxConcurrent) return { status: 'started', position: 0 };
   return { status: 'queued', position: queuedBefore + 1 };
 }
@@ -140,20 +132,34 @@ export async function postMessage(
   alsoWrite?: AlsoWrite,
 ): Promise<PostedMessage> {
   const conversation = await getLiveConversation(context, ref);
-  const { message, eventId } = await storeUserMessage(context, conversation, content, alsoWrite);
+  const stored = await storeUserMessage(context, conversation, content, alsoWrite);
+  const { message, eventId } = stored;
   // Placed before the hand-over, so the turn starting meanwhile cannot count against itself.
-  const place = await placeInLine(context, message, turns.maxConcurrent);
-  // Not awaited: the message is stored, so the caller's answer need not wait for Temporal. A
+  // Through the reader where the store did not count it: the message's transaction has committed.
+  const figures =
+    stored.place ?? (await turnPlaceFigures(context.db.reader, message.conversationId, message.id));
+  const place = placeInLine(figures, turns.maxConcurrent);
+  // After this turn of the event loop: the message is stored, so the caller's answer (written in
+  // this turn) need not wait for Temporal, nor for the client's work of starting the call. A
   // hand-over that fails is logged and the worker's turn sweep starts the workflow later.
-  void turns.dispatch(conversation.id, message.id).catch((error: unknown) =>
+  setImmediate(() => handOver(context, turns, conversation.id, message.id));
+  return { conversation, message, eventId, place };
+}
+
+function handOver(
+  context: ServiceContext,
+  turns: TurnDispatch,
+  conversationId: string,
+  messageId: number,
+): void {
+  turns.dispatch(conversationId, messageId).catch((error: unknown) =>
     context.logger.warn({
       event: 'conversation.dispatch_deferred',
-      conversationId: conversation.id,
-      messageId: message.id,
+      conversationId,
+      messageId,
       err: (error as Error).message,
     }),
   );
-  return { conversation, message, eventId, place };
 }
 
 /** Tells a conversation's workflow to cancel the turn of one message. */

@@ -2,7 +2,12 @@ import { expect } from 'chai';
 import pg from 'pg';
 import * as conversations from '../../../db/repositories/conversations.js';
 import { appendUserMessageAndEvent } from '../../../db/repositories/message-intake.js';
-import { countUserMessages, findMessage } from '../../../db/repositories/messages.js';
+import {
+  appendMessage,
+  countUserMessages,
+  findMessage,
+  turnPlaceFigures,
+} from '../../../db/repositories/messages.js';
 import { messageWire } from '../../../domain/conversations/wire.js';
 import { postMessage } from '../../../services/conversations/messages.js';
 import { databaseKinds, type TestDatabase } from '../../support/databases.js';
@@ -60,6 +65,37 @@ for (const kind of databaseKinds()) {
       // The hand-over is not awaited by the answer; it has been called.
       await new Promise((resolve) => setImmediate(resolve));
       expect(handedOver).to.deep.equal([posted.message.id]);
+    });
+
+    it("tells a message's place in line from the turns accepted before it", async () => {
+      const { knex } = test.db;
+      const context = testServiceContext(test.db, { home: home.home });
+      const busy = await conversations.createConversation(knex, { platform: 'web' });
+      const waiting = await conversations.createConversation(knex, { platform: 'web' });
+      const fresh = await conversations.createConversation(knex, { platform: 'web' });
+      const earlier = (conversationId: string, turnStatus: 'running' | 'queued' | 'completed') =>
+        appendMessage(knex, { conversationId, role: 'user', content: 'earlier', turnStatus });
+      await earlier(busy.id, 'completed');
+      await earlier(busy.id, 'running');
+      await earlier(waiting.id, 'queued');
+      const post = (conversation: conversations.Conversation, maxConcurrent: number) =>
+        postMessage(context, { dispatch: async () => undefined, maxConcurrent }, conversation.id, 'next');
+
+      // Behind its own conversation's running turn, and behind the one queued elsewhere.
+      const behindOwn = await post(busy, 4);
+      expect(behindOwn.place).to.deep.equal({ status: 'queued', position: 2 });
+      // Its conversation is free, but the one session allowed is taken: behind both queued turns.
+      const noSession = await post(fresh, 1);
+      expect(noSession.place).to.deep.equal({ status: 'queued', position: 3 });
+      // A session is free: it starts.
+      const another = await conversations.createConversation(knex, { platform: 'web' });
+      expect((await post(another, 2)).place).to.deep.equal({ status: 'started', position: 0 });
+      // The counts equal a read of them after the commit (the path of a transaction).
+      expect(await turnPlaceFigures(knex, fresh.id, noSession.message.id)).to.deep.equal({
+        ahead: 0,
+        active: 1,
+        queuedBefore: 2,
+      });
     });
 
     if (kind.name === 'postgres')

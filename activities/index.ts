@@ -33,3 +33,9 @@ export function createAssistantActivities(deps: ServiceContext) {
   const { runAssistantNode } = createNodeActivities(deps);
   return { ...createSystemActivities(deps), ...createTurnActivities(deps), runAssistantNode };
 }
+
+/** The deliveries that follow a turn or a run into a chat or a thread until it ends. */
+export function createDeliveryActivities(deps: ServiceContext) {
+  const { followRunInChat, deliverTurnReply } = createChatActivities(deps);
+  return { followRunInChat, deliverTurnReply };
+}

@@ -1,9 +1,10 @@
 import type { Duration } from '@temporalio/common';
 import { Worker, type NativeConnection } from '@temporalio/worker';
-import { assistantQueueFor, runQueueFor } from '../domain/task-queues.js';
+import { assistantQueueFor, deliveryQueueFor, runQueueFor } from '../domain/task-queues.js';
 import {
   createAssistantActivities,
   createCoreActivities,
+  createDeliveryActivities,
   createRunQueueActivities,
 } from '../activities/index.js';
 import type { ServiceContext } from '../services/context.js';
@@ -38,7 +39,16 @@ export interface WorkerSet {
 /** Bash nodes and run preparations running at once in one worker process. */
 const MAX_RUN_ACTIVITIES = 20;
 
-/** The core worker, the run worker (workflow runs, their bash nodes) and the assistant worker (sessions). */
+/**
+ * Deliveries following a turn or a run at once in one worker process. Each mostly waits (for the
+ * journal, or a run at its gate for days), so the bound is about memory, not the processor.
+ */
+const MAX_DELIVERIES = 500;
+
+/**
+ * The core worker, the run worker (workflow runs, their bash nodes), the assistant worker
+ * (sessions) and the delivery worker (activities only: chat and thread deliveries).
+ */
 export async function createWorkers(options: WorkerSetOptions): Promise<WorkerSet> {
   const grace: Duration = options.shutdownGraceTime ?? '30 seconds';
   const { tracing } = options;
@@ -52,7 +62,7 @@ export async function createWorkers(options: WorkerSetOptions): Promise<WorkerSe
   const sinks = tracing?.sinks;
   // Created side by side: each workflow worker loads the bundle into its own threads, so this
   // takes one load's time instead of two (start-up, and every test that starts workers).
-  const [core, runs, assistant] = await Promise.all([
+  const [core, runs, assistant, deliveries] = await Promise.all([
     Worker.create({
       connection: options.connection,
       namespace: options.namespace,
@@ -88,8 +98,17 @@ export async function createWorkers(options: WorkerSetOptions): Promise<WorkerSe
       maxHeartbeatThrottleInterval: CANCELLABLE_HEARTBEAT_MS,
       shutdownGraceTime: grace,
     }),
+    Worker.create({
+      connection: options.connection,
+      namespace: options.namespace,
+      taskQueue: deliveryQueueFor(options.taskQueue),
+      activities: createDeliveryActivities(options.dependencies),
+      interceptors,
+      maxConcurrentActivityTaskExecutions: MAX_DELIVERIES,
+      shutdownGraceTime: grace,
+    }),
   ]);
-  const workers = [core, runs, assistant];
+  const workers = [core, runs, assistant, deliveries];
   return {
     workers,
     async run() {

@@ -1,4 +1,5 @@
-import { ActivityFailure, patched, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { coreQueueOf, deliveryQueueFor } from '../../domain/task-queues.js';
 import type { ChatReplyInput } from '../../domain/chat/chat-reply.js';
 import type { ChatActivities } from '../../activities/chat/chat-activities.js';
 import type { CodeHostActivities } from '../../activities/codehost/code-host-activities.js';
@@ -18,13 +19,23 @@ const send = proxyActivities<ChatActivities>({
   retry: RETRY,
 });
 
-const follow = proxyActivities<ChatActivities>({
+const FOLLOW = {
   // A turn or a run (waiting at a gate) can last for hours; a dead worker is noticed by its missing heartbeats and the delivery
   // goes on elsewhere from what it recorded.
   startToCloseTimeout: '7 days',
   heartbeatTimeout: '30 seconds',
   retry: RETRY,
-});
+} as const;
+
+/**
+ * The activities that follow a turn or a run until it ends, on the delivery queue (its slots its
+ * own, domain/task-queues.ts); on the core queue for deliveries that began before that queue existed.
+ */
+function followers() {
+  if (!patched('chat-deliveries-queue')) return proxyActivities<ChatActivities>(FOLLOW);
+  const taskQueue = deliveryQueueFor(coreQueueOf(workflowInfo().taskQueue));
+  return proxyActivities<ChatActivities>({ ...FOLLOW, taskQueue });
+}
 
 // A push and a pull request after a run: git and the platform's API, retried like the rest.
 const publish = proxyActivities<CodeHostActivities>({
@@ -79,7 +90,7 @@ export async function chatReplyWorkflow(input: ChatReplyInput): Promise<void> {
     const checkRunId = showsOnHead
       ? await optional(checks.startRunCheck({ address: input.address, runId: input.runId }))
       : undefined;
-    await follow.followRunInChat({ address: input.address, runId: input.runId });
+    await followers().followRunInChat({ address: input.address, runId: input.runId });
     if (checkRunId)
       await optional(publish.completeRunCheck({ address: input.address, runId: input.runId, checkRunId }));
     // On a code host, a run that changed code proposes its changes there.
@@ -88,5 +99,5 @@ export async function chatReplyWorkflow(input: ChatReplyInput): Promise<void> {
     return;
   }
   const placeholderId = await send.postTurnPlaceholder(input);
-  await follow.deliverTurnReply({ ...input, placeholderId });
+  await followers().deliverTurnReply({ ...input, placeholderId });
 }

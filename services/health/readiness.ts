@@ -1,7 +1,7 @@
 // A CommonJS package: its namespace comes through the default export under ESM.
 import proto from '@temporalio/proto';
 import type { Client } from '@temporalio/client';
-import { assistantQueueFor, runQueueFor } from '../../domain/task-queues.js';
+import { assistantQueueFor, deliveryQueueFor, runQueueFor } from '../../domain/task-queues.js';
 import type { ServiceContext } from '../context.js';
 import { databaseReachable } from './health.js';
 
@@ -83,6 +83,7 @@ async function queuePollers(
     { name: deps.taskQueue, kind: 'workflow' },
     { name: runQueueFor(deps.taskQueue), kind: 'workflow' },
     { name: assistantQueueFor(deps.taskQueue), kind: 'activity' },
+    { name: deliveryQueueFor(deps.taskQueue), kind: 'activity' },
   ];
   const since = Date.now() - POLLER_SEEN_WITHIN_MS;
   const queues = await Promise.all(

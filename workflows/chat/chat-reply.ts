@@ -28,11 +28,11 @@ const FOLLOW = {
 } as const;
 
 /**
- * The activities that follow a turn or a run until it ends, on the delivery queue (its slots its
- * own, domain/task-queues.ts); on the core queue for deliveries that began before that queue existed.
+ * The activities that follow a turn or a run until it ends, on the delivery queue, whose slots are
+ * its own (domain/task-queues.ts). Replay does not compare an activity's queue, and the core worker
+ * still serves these activities, so one scheduled on the core queue before an upgrade completes there.
  */
 function followers() {
-  if (!patched('chat-deliveries-queue')) return proxyActivities<ChatActivities>(FOLLOW);
   const taskQueue = deliveryQueueFor(coreQueueOf(workflowInfo().taskQueue));
   return proxyActivities<ChatActivities>({ ...FOLLOW, taskQueue });
 }

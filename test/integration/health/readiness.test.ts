@@ -26,7 +26,7 @@ for (const kind of databaseKinds()) {
 
     const context = () => testServiceContext(test.db, { home: home.path });
 
-    it('is ready once workers poll the core, run and assistant queues', async () => {
+    it('is ready once workers poll the core, run, assistant and delivery queues', async () => {
       const deps = {
         client: workers.temporal.client,
         namespace: workers.temporal.endpoint.namespace,
@@ -42,6 +42,7 @@ for (const kind of databaseKinds()) {
       expect(readiness!.workers.queues.map((queue) => [queue.kind, queue.pollers > 0])).to.deep.equal([
         ['workflow', true],
         ['workflow', true],
+        ['activity', true],
         ['activity', true],
       ]);
     });
@@ -60,7 +61,8 @@ for (const kind of databaseKinds()) {
       expect(readiness.workers.detail)
         .to.contain(lonely)
         .and.contain(`${lonely}-runs`)
-        .and.contain(`${lonely}-assistant`);
+        .and.contain(`${lonely}-assistant`)
+        .and.contain(`${lonely}-deliveries`);
     });
 
     it('is not ready when Temporal does not know the namespace, or the database is gone', async () => {

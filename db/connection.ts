@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import type { Dialect } from './dialect.js';
 import { PostgresReader, SqliteReader, type SqlReader } from './sql-reader.js';
 import { cachePrepare } from './statement-cache.js';
+import { CodebasePathCache } from './codebase-path-cache.js';
 
 // Knex prints to the console by default, e.g. "Migration table is already locked" each time a
 // second process waits for migrations; that is expected and retried, so it is not shown.
@@ -19,6 +20,11 @@ export interface Database {
   dialect: Dialect;
   /** Where the data lives, without credentials: a file path or `host:port/db`. */
   location: string;
+  /**
+   * Postgres: the codebase at a checkout path, kept while this process hears the database's change
+   * notices (the journal listener trusts it). SQLite reads are cheap enough without it.
+   */
+  codebasePaths?: CodebasePathCache;
   close(): Promise<void>;
 }
 
@@ -75,6 +81,7 @@ function openPostgres(url: string, poolMax: number): Database {
   return {
     knex,
     reader,
+    codebasePaths: new CodebasePathCache(),
     dialect: 'postgres',
     location: describePostgresUrl(url),
     close: async () => {

@@ -18,6 +18,7 @@ import * as runWorkflowCounts from './migrations/0016-run-workflow-counts.js';
 import * as dashboardNodeFigures from './migrations/0017-dashboard-node-figures.js';
 import * as runRowOrder from './migrations/0018-run-row-order.js';
 import * as runDurations from './migrations/0019-run-durations.js';
+import * as codebaseChangeNotices from './migrations/0020-codebase-change-notices.js';
 
 export interface Migration {
   name: string;
@@ -47,6 +48,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '0017-dashboard-node-figures', ...dashboardNodeFigures },
   { name: '0018-run-row-order', ...runRowOrder },
   { name: '0019-run-durations', ...runDurations },
+  { name: '0020-codebase-change-notices', ...codebaseChangeNotices },
 ];
 
 /** Every migration's name, in the order they apply. */

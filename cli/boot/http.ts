@@ -23,7 +23,10 @@ const POLL_MS = { postgres: 2_000, sqlite: 250 } as const;
 /** Live delivery of journal events to this process's SSE clients. */
 function startJournalHub(context: CairnContext, db: Database, lifecycle: Lifecycle): JournalHub {
   const hub = new JournalHub({ knex: db.knex, logger: context.logger, pollMs: POLL_MS[db.dialect] });
-  const listener = db.dialect === 'postgres' ? listenForJournalAppends(db.knex, context.logger) : undefined;
+  const listener =
+    db.dialect === 'postgres'
+      ? listenForJournalAppends(db.knex, context.logger, db.codebasePaths)
+      : undefined;
   lifecycle.add('journal hub', async () => {
     hub.close();
     await listener?.stop();

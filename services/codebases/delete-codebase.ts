@@ -87,6 +87,8 @@ export async function deleteCodebase(
     ? await cleanUpBranches(codebase.sourcePath, await listEnvironments(knex, codebase.id), context.logger)
     : { removedBranches: [], keptBranches: [] };
   await deleteCodebaseRow(knex, codebase.id);
+  // This process's listings stop allowing its checkout now, not when the change notice is back.
+  context.db.codebasePaths?.invalidate();
   const removedWorkspace = removeWorkspace(workspaceAt(dirname(codebase.sourcePath)), context.workspacesRoot);
   context.logger.info(
     {

@@ -37,8 +37,10 @@ export async function projectDirectory(db: Database, cwd: string): Promise<Proje
   if (!isAbsolute(cwd)) throw refused('must be an absolute path.');
   const path = realOrUndefined(cwd);
   if (!path) throw refused('does not exist.');
-  // Most often the stored checkout path is the resolved cwd itself: one indexed-size read.
-  const exact = await findCodebaseAtPath(db.reader, path);
+  // Most often the stored checkout path is the resolved cwd itself: one indexed-size read, or
+  // none while the path cache is trusted (Postgres, db/codebase-path-cache.ts).
+  const readAtPath = (at: string) => findCodebaseAtPath(db.reader, at);
+  const exact = db.codebasePaths ? await db.codebasePaths.lookup(path, readAtPath) : await readAtPath(path);
   if (exact) return { path, codebase: exact };
   const codebases = await listCodebases(db.reader);
   for (const codebase of codebases) {

@@ -51,7 +51,7 @@ export async function startTestCoreApp(
   const hub = new JournalHub({ knex: db.knex, logger: context.logger, pollMs: options.pollMs ?? 250 });
   let listener: JournalListener | undefined;
   if (options.listen && db.dialect === 'postgres')
-    listener = listenForJournalAppends(db.knex, context.logger);
+    listener = listenForJournalAppends(db.knex, context.logger, db.codebasePaths);
   const client = temporalAccess.temporal.client;
   const temporal = {
     client,

@@ -107,13 +107,19 @@ for (const kind of databaseKinds()) {
     });
 
     it('answers readiness with each check', async () => {
-      const response = await jsonClient(core.app.url)<{ status: string; workers: { queues: unknown[] } }>(
-        'GET',
-        '/health/ready',
-      );
+      const response = await jsonClient(core.app.url)<{
+        status: string;
+        workers: { queues: Array<{ name: string }> };
+      }>('GET', '/health/ready');
       expect(response.status).to.equal(200);
       expect(response.body.status).to.equal('ready');
-      expect(response.body.workers.queues).to.have.length(3);
+      const queue = core.workers.taskQueue;
+      expect(response.body.workers.queues.map((polled) => polled.name)).to.deep.equal([
+        queue,
+        `${queue}-runs`,
+        `${queue}-assistant`,
+        `${queue}-deliveries`,
+      ]);
     });
   });
 }

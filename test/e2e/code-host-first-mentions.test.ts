@@ -3,7 +3,7 @@ import { databaseKinds } from '../support/databases.js';
 import { startLiveCore, type LiveCore } from '../support/live-core.js';
 import { makeTempRepo, type TempRepo } from '../support/git-repos.js';
 import { issueCommentPayload } from '../support/code-host-payloads.js';
-import { GITHUB_TOKEN, signGitHub, startFakeGitHub, type FakeGitHub } from '../support/fakes/github-api.js';
+import { githubDoorEnv, signGitHub, startFakeGitHub, type FakeGitHub } from '../support/fakes/github-api.js';
 
 const SECRET = 'webhook-secret-for-first-mentions';
 const SLOTS = 3;
@@ -24,12 +24,7 @@ describe('Code hosts: a burst of first mentions of one repository (fake GitHub, 
       databaseKinds()[0]!,
       { 'README.md': '# unused\n' },
       {
-        env: {
-          GITHUB_TOKEN,
-          GITHUB_API_URL: github.url,
-          WEBHOOK_SECRET: SECRET,
-          GITHUB_BOT_MENTION: 'cairn-bot',
-        },
+        env: githubDoorEnv(github, SECRET),
         coreActivitySlots: SLOTS,
       },
     );

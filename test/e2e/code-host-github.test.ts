@@ -12,7 +12,7 @@ import { GATED_WORKFLOW, startLiveCore, type LiveCore } from '../support/live-co
 import { startTestCoreApp } from '../support/core-app.js';
 import { jsonClient } from '../support/json-client.js';
 import {
-  GITHUB_TOKEN,
+  githubDoorEnv,
   serverError,
   signGitHub,
   startFakeGitHub,
@@ -137,12 +137,7 @@ for (const kind of databaseKinds()) {
         kind,
         { 'README.md': '# shop\n', '.cairn/workflows/gated.yaml': GATED_WORKFLOW },
         {
-          env: {
-            GITHUB_TOKEN,
-            GITHUB_API_URL: github.url,
-            WEBHOOK_SECRET: SECRET,
-            GITHUB_BOT_MENTION: 'cairn-bot',
-          },
+          env: githubDoorEnv(github, SECRET),
           app: { codeHostStates: () => monitor?.states() ?? {} },
         },
       );

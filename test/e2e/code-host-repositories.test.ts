@@ -7,7 +7,13 @@ import { startLiveCore, type LiveCore } from '../support/live-core.js';
 import { git, makeTempRepo, type TempRepo } from '../support/git-repos.js';
 import { captureLogs } from '../support/logs.js';
 import { issueCommentPayload as commentPayload, nextCommentId } from '../support/code-host-payloads.js';
-import { GITHUB_TOKEN, signGitHub, startFakeGitHub, type FakeGitHub } from '../support/fakes/github-api.js';
+import {
+  GITHUB_TOKEN,
+  githubDoorEnv,
+  signGitHub,
+  startFakeGitHub,
+  type FakeGitHub,
+} from '../support/fakes/github-api.js';
 import { GITLAB_TOKEN, startFakeGitLab, type FakeGitLab } from '../support/fakes/gitlab-api.js';
 
 const SECRET = 'webhook-secret-for-tests';
@@ -226,10 +232,7 @@ for (const kind of databaseKinds()) {
         { 'README.md': '# unused\n' },
         {
           env: {
-            GITHUB_TOKEN,
-            GITHUB_API_URL: github.url,
-            WEBHOOK_SECRET: SECRET,
-            GITHUB_BOT_MENTION: 'cairn-bot',
+            ...githubDoorEnv(github, SECRET),
             GITLAB_TOKEN,
             GITLAB_URL: gitlab.url,
             GITLAB_WEBHOOK_SECRET: GITLAB_SECRET,

@@ -1,7 +1,7 @@
 import { databaseKinds } from '../support/databases.js';
 import { GATED_WORKFLOW, startLiveCore, type LiveCore } from '../support/live-core.js';
 import { issueCommentPayload } from '../support/code-host-payloads.js';
-import { GITHUB_TOKEN, signGitHub, startFakeGitHub, type FakeGitHub } from '../support/fakes/github-api.js';
+import { githubDoorEnv, signGitHub, startFakeGitHub, type FakeGitHub } from '../support/fakes/github-api.js';
 
 const SECRET = 'webhook-secret-for-waiting-runs';
 const SLOTS = 2;
@@ -21,12 +21,7 @@ describe('Code hosts: more runs waiting at a gate than the core worker has activ
       databaseKinds()[0]!,
       { 'README.md': '# gates\n', '.cairn/workflows/gated.yaml': GATED_WORKFLOW },
       {
-        env: {
-          GITHUB_TOKEN,
-          GITHUB_API_URL: github.url,
-          WEBHOOK_SECRET: SECRET,
-          GITHUB_BOT_MENTION: 'cairn-bot',
-        },
+        env: githubDoorEnv(github, SECRET),
         coreActivitySlots: SLOTS,
       },
     );

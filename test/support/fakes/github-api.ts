@@ -11,6 +11,16 @@ export { serverError, tooManyRequests } from './code-host-fake.js';
 
 export const GITHUB_TOKEN = 'ghp_fake_token_for_tests';
 
+/** The variables of a Cairn whose GitHub door talks to `github` with a token, mentioned as @cairn-bot. */
+export function githubDoorEnv(github: { url: string }, webhookSecret: string): Record<string, string> {
+  return {
+    GITHUB_TOKEN,
+    GITHUB_API_URL: github.url,
+    WEBHOOK_SECRET: webhookSecret,
+    GITHUB_BOT_MENTION: 'cairn-bot',
+  };
+}
+
 /** X-Hub-Signature-256 of a body: what GitHub sends with every delivery. */
 export function signGitHub(secret: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;

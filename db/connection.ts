@@ -6,6 +6,7 @@ import type { Dialect } from './dialect.js';
 import { PostgresReader, SqliteReader, type SqlReader } from './sql-reader.js';
 import { cachePrepare } from './statement-cache.js';
 import { CodebasePathCache } from './codebase-path-cache.js';
+import { WalCheckpoints, type WalCheckpointOptions } from './wal-checkpoints.js';
 
 // Knex prints to the console by default, e.g. "Migration table is already locked" each time a
 // second process waits for migrations; that is expected and retried, so it is not shown.
@@ -25,6 +26,8 @@ export interface Database {
    * notices (the journal listener trusts it). SQLite reads are cheap enough without it.
    */
   codebasePaths?: CodebasePathCache;
+  /** SQLite with `backgroundCheckpoints`: the thread that copies the log back (db/wal-checkpoints.ts). */
+  walCheckpoints?: WalCheckpoints;
   close(): Promise<void>;
 }
 
@@ -34,16 +37,24 @@ export interface DatabaseOptions {
   sqliteFile: string;
   /** Postgres pool size; the API and worker share one process in `cairn start`. */
   poolMax?: number;
+  /**
+   * SQLite: checkpoints in a worker thread instead of inside the writer's commits on the event
+   * loop (db/wal-checkpoints.ts). For the long-running processes; short-lived ones leave it off.
+   */
+  backgroundCheckpoints?: boolean | WalCheckpointOptions;
 }
 
 export function openDatabase(options: DatabaseOptions): Database {
   return options.databaseUrl
     ? openPostgres(options.databaseUrl, options.poolMax ?? 10)
-    : openSqlite(options.sqliteFile);
+    : openSqlite(options.sqliteFile, options.backgroundCheckpoints);
 }
 
-function openSqlite(file: string): Database {
+function openSqlite(file: string, backgroundCheckpoints: DatabaseOptions['backgroundCheckpoints']): Database {
   mkdirSync(dirname(file), { recursive: true });
+  const checkpoints = backgroundCheckpoints
+    ? new WalCheckpoints(file, backgroundCheckpoints === true ? {} : backgroundCheckpoints)
+    : undefined;
   const knex = knexFactory({
     client: 'better-sqlite3',
     connection: { filename: file },
@@ -57,17 +68,22 @@ function openSqlite(file: string): Database {
         conn.pragma('busy_timeout = 5000');
         conn.pragma('foreign_keys = ON');
         conn.pragma('synchronous = NORMAL');
+        if (checkpoints) conn.pragma(`wal_autocheckpoint = ${checkpoints.writerAutocheckpoint}`);
         cachePrepare(conn);
         done(null, conn);
       },
     },
   });
   const reader = new SqliteReader(file);
+  checkpoints?.start(async () => {
+    await knex.raw(`pragma wal_autocheckpoint = ${checkpoints.writerAutocheckpoint}`);
+  });
   const close = async () => {
+    await checkpoints?.stop();
     await reader.close();
     await knex.destroy();
   };
-  return { knex, reader, dialect: 'sqlite', location: file, close };
+  return { knex, reader, dialect: 'sqlite', location: file, walCheckpoints: checkpoints, close };
 }
 
 function openPostgres(url: string, poolMax: number): Database {

@@ -7,6 +7,14 @@ export async function openMigratedDatabase(context: CairnContext): Promise<Datab
   const db = openDatabase({
     databaseUrl: context.environment.server.databaseUrl,
     sqliteFile: context.layout.databaseFile,
+    // A server process: its event loop should not copy the SQLite log back (db/wal-checkpoints.ts).
+    backgroundCheckpoints: {
+      onFallback: (reason) =>
+        context.logger.warn(
+          { event: 'db.checkpoints_fallback', reason },
+          'SQLite checkpoints are back in the writer',
+        ),
+    },
   });
   const applied = await migrateToLatest(db.knex);
   context.logger.info(

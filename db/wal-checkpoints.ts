@@ -172,7 +172,8 @@ export class WalCheckpoints {
     }
     const header = Buffer.alloc(HEADER_BYTES);
     const { bytesRead } = await this.shm.read(header, 0, HEADER_BYTES, 0);
-    if (bytesRead < HEADER_BYTES) return undefined;
+    // A file just made, not yet written by the connection that made it: nothing to read yet.
+    if (bytesRead < HEADER_BYTES || header.readUInt32LE(0) === 0) return undefined;
     const counts = walIndexCounts(header);
     if (!counts) throw new Error('the wal-index header is not one this code reads');
     return Math.max(0, counts.frames - counts.backfilled);

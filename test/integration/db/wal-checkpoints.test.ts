@@ -76,8 +76,8 @@ describe('SQLite checkpoints in a thread of their own (sqlite)', function () {
     }
     const reopened = openDatabase({ sqliteFile: file });
     try {
-      const [{ count }] = (await reopened.knex('scratch').count({ count: '*' })) as Array<{ count: number }>;
-      expect(count).to.equal(601);
+      const rows = (await reopened.knex('scratch').count({ count: '*' })) as Array<{ count: number }>;
+      expect(rows[0]!.count).to.equal(601);
     } finally {
       await reopened.close();
     }

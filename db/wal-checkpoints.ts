@@ -70,15 +70,14 @@ parentPort.on('message', (message) => {
       result = db.pragma('wal_checkpoint(PASSIVE)')[0];
     // Writes that never pause: past the bound, the log is made to start over, only when no writer
     // and no reader is in it (timeout 0: otherwise again next time).
-    const restart = result.log >= workerData.restartAtPages;
-    if (restart) {
+    if (result.log >= workerData.restartAtPages) {
       // RESTART holds the writer off while it copies what is left and syncs the file: both made
       // small first (the pages copied so far flushed now, one more pass), it is a short wait.
       fsyncSync(file);
       db.pragma('wal_checkpoint(PASSIVE)');
       db.pragma('wal_checkpoint(RESTART)');
     }
-    parentPort.postMessage({ pages: result.checkpointed, restarted: restart });
+    parentPort.postMessage({});
   } catch (error) {
     parentPort.postMessage({ error: String((error && error.message) || error) });
   }
@@ -96,6 +95,7 @@ export class WalCheckpoints {
   private lastCheckpointAt = 0;
   private fellBack = false;
   private checkpointsDone = 0;
+  private fallBackToWriter: () => Promise<void> = async () => undefined;
 
   constructor(
     private readonly file: string,
@@ -143,8 +143,6 @@ export class WalCheckpoints {
     this.shm = undefined;
   }
 
-  private fallBackToWriter: () => Promise<void> = async () => undefined;
-
   private async look(): Promise<void> {
     if (this.fellBack || this.inFlight || !this.timer) return;
     this.inFlight = true;
@@ -184,7 +182,7 @@ export class WalCheckpoints {
     return new Promise((resolve, reject) => {
       const onExit = () => reject(new Error('the checkpoint thread ended'));
       worker.once('exit', onExit);
-      worker.once('message', (answer: { pages?: number; error?: string }) => {
+      worker.once('message', (answer: { error?: string }) => {
         worker.off('exit', onExit);
         if (answer.error !== undefined) return reject(new Error(answer.error));
         this.checkpointsDone += 1;
